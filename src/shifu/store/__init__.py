@@ -1,0 +1,1 @@
+"""SQL storage: the declarative base, engines, tables per area and Alembic migrations."""
