@@ -1,0 +1,1 @@
+"""Shifu actions layer (see DESIGN.md)."""

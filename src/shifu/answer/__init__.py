@@ -1,0 +1,1 @@
+"""Shifu answer layer (see DESIGN.md)."""

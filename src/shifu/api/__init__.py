@@ -1,0 +1,1 @@
+"""Shifu api layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""Shifu audit layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""Shifu context layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""The demo deployment: tenant, actors, their work and the company knowledge base."""

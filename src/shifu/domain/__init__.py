@@ -1,0 +1,1 @@
+"""Shifu domain layer (see DESIGN.md)."""

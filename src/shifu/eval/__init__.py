@@ -1,0 +1,1 @@
+"""Shifu eval layer (see DESIGN.md)."""

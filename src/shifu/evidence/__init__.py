@@ -1,0 +1,1 @@
+"""Shifu evidence layer (see DESIGN.md)."""

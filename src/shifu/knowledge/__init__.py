@@ -1,0 +1,1 @@
+"""Shifu knowledge layer (see DESIGN.md)."""

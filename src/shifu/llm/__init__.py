@@ -1,0 +1,1 @@
+"""Shifu llm layer (see DESIGN.md)."""

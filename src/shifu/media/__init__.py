@@ -1,0 +1,1 @@
+"""Shifu media layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""Deterministic Chinese language analysis shared by context, planning, knowledge and evidence."""

@@ -1,0 +1,1 @@
+"""Shifu planning layer (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""Shifu policy layer (see DESIGN.md)."""

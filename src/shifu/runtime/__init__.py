@@ -1,0 +1,1 @@
+"""Shifu runtime layer (see DESIGN.md)."""

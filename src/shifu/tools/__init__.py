@@ -1,0 +1,1 @@
+"""Shifu tools layer (see DESIGN.md)."""

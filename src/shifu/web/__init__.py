@@ -1,0 +1,1 @@
+"""Shifu web layer (see DESIGN.md)."""
