@@ -10,7 +10,10 @@
     │   │   └── ToolTimeout         one tool call passed its timeout
     │   └── BudgetExceeded          the run's call/candidate/time budget is spent
     ├── Misuse                      the caller did something wrong (4xx)
-    │   ├── BadRequest              malformed or invalid input
+    │   ├── BadRequest              malformed input (not JSON, wrong shape)
+    │   ├── InvalidInput            well-formed input that breaks the contract
+    │   ├── PayloadTooLarge         the body is larger than allowed
+    │   ├── UnsupportedMediaType    the body is not JSON
     │   ├── Unauthenticated         missing, expired or forged token
     │   ├── ClientMismatch          client id differs from the token's app
     │   ├── VersionConflict         stale contextVersion / expectedVersion, or a key in flight
@@ -103,6 +106,27 @@ class BadRequest(Misuse):
 
     code = "BAD_REQUEST"
     message = "请求格式不正确。"
+
+
+class InvalidInput(Misuse):
+    """Well-formed input that breaks the contract (unknown field, empty or too long text)."""
+
+    code = "VALIDATION_ERROR"
+    message = "请求参数不符合要求。"
+
+
+class PayloadTooLarge(Misuse):
+    """The request body is larger than allowed."""
+
+    code = "BODY_TOO_LARGE"
+    message = "请求内容过大。"
+
+
+class UnsupportedMediaType(Misuse):
+    """The request body is not JSON."""
+
+    code = "UNSUPPORTED_MEDIA_TYPE"
+    message = "请求格式必须是 JSON。"
 
 
 class Unauthenticated(Misuse):
