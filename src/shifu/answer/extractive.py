@@ -1,0 +1,139 @@
+"""The default composer: deterministic, extractive, bound to this round's gated evidence.
+
+It selects, orders and structures verbatim spans of the fragments that cover a slot,
+and describes live facts from their fields. Uncovered slots contribute only a
+缺失信息 line — never content. Nothing in evidence text is ever interpreted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import JsonValue
+
+from shifu.answer.spans import numbered_steps, select_spans, sentences
+from shifu.answer.wording import (
+    LIVE_SUMMARY,
+    PARTIAL_PREFIX,
+    clarifying_questions,
+    missing_information,
+)
+from shifu.contracts.answer import GroundedAnswer, Statement, Step
+from shifu.contracts.common import DecisionStatus, EvidenceNeed
+from shifu.contracts.decision import DecisionResult
+from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
+from shifu.contracts.plan import SemanticQueryPlan
+
+EXTRACTIVE = "EXTRACTIVE"
+MAX_STEPS = 12
+
+_FACT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("dueDate", "截止"),
+    ("due_date", "截止"),
+    ("date", "日期"),
+    ("status", "状态"),
+    ("count", "数量"),
+    ("score", "得分"),
+)
+_TITLE_FIELDS = ("title", "name", "summary", "label")
+
+
+def _scalar(value: JsonValue) -> str | None:
+    if isinstance(value, bool) or value is None or isinstance(value, list | dict):
+        return None
+    return str(value)
+
+
+def describe_fact(fact: VerifiedFact) -> str:
+    """One line for a live fact: its label, its title and a few well-known fields, copied as-is."""
+    title = next((text for key in _TITLE_FIELDS if (text := _scalar(fact.value.get(key))) is not None), None)
+    extras = [
+        f"{word} {text}" for key, word in _FACT_FIELDS if (text := _scalar(fact.value.get(key))) is not None
+    ]
+    head = f"{fact.label}：{title}" if title else fact.label
+    return f"{head}（{'，'.join(extras)}）" if extras else head
+
+
+def _source_phrase(docs: Sequence[DocumentEvidence]) -> str:
+    names = list(dict.fromkeys(f"《{doc.title}》（{doc.version}）" for doc in docs))
+    return "、".join(names[:3])
+
+
+class ExtractiveComposer:
+    """Builds a GroundedAnswer from covered slots only; the fallback for every other composer."""
+
+    def compose(
+        self,
+        plan: SemanticQueryPlan,
+        decision: DecisionResult,
+        documents: Sequence[DocumentEvidence],
+        facts: Sequence[VerifiedFact],
+    ) -> GroundedAnswer:
+        """Select, order and structure the qualified spans of covered slots; list the rest as missing."""
+        gated_ids = set(decision.qualified_citation_ids)
+        gated_refs = set(decision.qualified_fact_refs)
+        docs_by_id = {doc.citation_id: doc for doc in documents if doc.citation_id in gated_ids}
+        facts_by_ref = {fact.fact_ref: fact for fact in facts if fact.fact_ref in gated_refs}
+        statements: list[Statement] = []
+        steps: list[Step] = []
+        used: list[DocumentEvidence] = []
+        for slot in decision.slots:
+            if not slot.covered:
+                continue
+            for ref in slot.fact_refs:
+                if ref in facts_by_ref:
+                    statements.append(
+                        Statement(text=describe_fact(facts_by_ref[ref]), need=slot.need, fact_refs=(ref,))
+                    )
+            for citation_id in slot.citation_ids:
+                doc = docs_by_id.get(citation_id)
+                if doc is None:
+                    continue
+                used.append(doc)
+                if slot.need is EvidenceNeed.PROCESS_STEPS:
+                    lines = numbered_steps(doc.text) or sentences(doc.text)
+                    for line in lines:
+                        if len(steps) < MAX_STEPS:
+                            steps.append(Step(order=len(steps) + 1, text=line, citation_ids=(citation_id,)))
+                    continue
+                for span in select_spans(slot.need, doc.text):
+                    statements.append(Statement(text=span, need=slot.need, citation_ids=(citation_id,)))
+        return GroundedAnswer(
+            summary=self._summary(decision, used, statements),
+            statements=_merge_duplicates(statements),
+            steps=steps,
+            missing_information=missing_information(decision, plan.domain),
+            clarifying_questions=clarifying_questions(decision.conflicts),
+            composer=EXTRACTIVE,
+        )
+
+    @staticmethod
+    def _summary(
+        decision: DecisionResult, used: Sequence[DocumentEvidence], statements: Sequence[Statement]
+    ) -> str:
+        parts: list[str] = []
+        if decision.status is DecisionStatus.PARTIAL:
+            parts.append(PARTIAL_PREFIX)
+        if used:
+            parts.append(f"根据{_source_phrase(used)}，整理如下。")
+        elif any(statement.fact_refs for statement in statements):
+            parts.append(LIVE_SUMMARY)
+        return "".join(parts)
+
+
+def _merge_duplicates(statements: Sequence[Statement]) -> list[Statement]:
+    """One statement per verbatim text, keeping every citation that supports it."""
+    merged: dict[tuple[str, EvidenceNeed | None], Statement] = {}
+    for statement in statements:
+        key = (statement.text, statement.need)
+        if key in merged:
+            prior = merged[key]
+            merged[key] = prior.model_copy(
+                update={
+                    "citation_ids": tuple(dict.fromkeys(prior.citation_ids + statement.citation_ids)),
+                    "fact_refs": tuple(dict.fromkeys(prior.fact_refs + statement.fact_refs)),
+                }
+            )
+        else:
+            merged[key] = statement
+    return list(merged.values())

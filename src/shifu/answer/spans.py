@@ -1,0 +1,79 @@
+"""Select verbatim spans of a qualified fragment for one slot: sentences and numbered steps.
+
+The extractive composer never writes a fact of its own: every statement and step is a
+span copied from a fragment that covers the slot, so amounts and dates are verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shifu.answer.injection import is_instruction_like, strip_instructions
+from shifu.contracts.common import EvidenceNeed
+
+_SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
+_STEP_LINE = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]{1,3}、"
+    r"|[（(][一二三四五六七八九十]{1,3}[)）]|第[一二三四五六七八九十\d]{1,3}步[：:，,]?)\s*(?P<body>.+?)\s*$",
+    re.MULTILINE,
+)
+_MONEY = re.compile(r"(?:\d|[一二两三四五六七八九十百千万])\s*(?:万|千)?\s*(?:元|块)|[¥￥]\s*\d")
+_DURATION = re.compile(r"(?:\d|[一二两三四五六七八九十])\s*(?:个)?\s*(?:工作日|日|天|小时|周|月|年)")
+
+NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
+    EvidenceNeed.REQUIRED_MATERIALS: (
+        "材料",
+        "提交",
+        "提供",
+        "证明",
+        "发票",
+        "复印件",
+        "单据",
+        "凭证",
+        "附件",
+    ),
+    EvidenceNeed.APPROVAL: ("审批", "批准", "签字", "签批", "核准", "审核", "同意"),
+    EvidenceNeed.ELIGIBILITY: ("条件", "符合", "满足", "适用", "方可", "资格", "有权", "可以"),
+    EvidenceNeed.PROHIBITION: ("不得", "禁止", "严禁", "不准", "不允许"),
+    EvidenceNeed.DEFINITION: ("是指", "称为", "所称", "定义", "系指"),
+    EvidenceNeed.CONTACT: ("电话", "联系", "邮箱", "热线"),
+    EvidenceNeed.OBLIGATION: ("应当", "必须", "须", "负责", "义务"),
+    EvidenceNeed.LIABILITY: ("责任", "赔偿", "处罚", "罚款", "承担", "追究"),
+}
+"""Words that mark a sentence as relevant to a slot (selection only; qualification is the evaluator's)."""
+
+MAX_SENTENCES_PER_FRAGMENT = 3
+MAX_SPAN_CHARS = 300
+
+
+def sentences(text: str) -> list[str]:
+    """The fragment's sentences, stripped, in order; instruction-like sentences are dropped."""
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip() and not is_instruction_like(s)]
+
+
+def numbered_steps(text: str) -> list[str]:
+    """The bodies of numbered lines (1. / （一） / 第一步), in order; empty when there are none."""
+    found = [
+        match.group("body").strip()
+        for match in _STEP_LINE.finditer(text)
+        if not is_instruction_like(match.group(0))
+    ]
+    return [step for step in found if step] if len(found) >= 2 else []
+
+
+def _relevant(need: EvidenceNeed, sentence: str) -> bool:
+    if need is EvidenceNeed.AMOUNT_RULE:
+        return bool(_MONEY.search(sentence))
+    if need is EvidenceNeed.DEADLINE:
+        return bool(_DURATION.search(sentence))
+    cues = NEED_CUES.get(need)
+    return cues is None or any(cue in sentence for cue in cues)
+
+
+def select_spans(need: EvidenceNeed, text: str) -> list[str]:
+    """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked."""
+    chosen = [s for s in sentences(text) if _relevant(need, s)][:MAX_SENTENCES_PER_FRAGMENT]
+    if chosen:
+        return chosen
+    stripped = strip_instructions(text).strip()
+    return [stripped[:MAX_SPAN_CHARS]] if stripped else []

@@ -1,0 +1,314 @@
+"""Deterministic, conservative checks that a fragment's body supports a claim type.
+
+Classifier labels are candidates only (invariant 8); a slot is covered only when the
+labels AND these body checks agree. Every check errs towards "not supported": a false
+"no" becomes a visible gap, a false "yes" becomes an ungrounded answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from shifu.contracts.common import ClaimType
+from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
+from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ORDERED_LINE = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]{1,3}、|[（(][一二三四五六七八九十]{1,3}[)）]"
+    r"|第[一二三四五六七八九十\d]{1,3}步)",
+    re.MULTILINE,
+)
+_SEQUENCE_CUES = (
+    "首先",
+    "然后",
+    "随后",
+    "之后再",
+    "最后",
+    "第一步",
+    "第二步",
+    "第1步",
+    "第2步",
+    "流程如下",
+    "步骤如下",
+)
+_PROCEDURE_VERBS = (
+    "提交",
+    "填写",
+    "申请",
+    "办理",
+    "登记",
+    "上传",
+    "报送",
+    "审核",
+    "审批",
+    "领取",
+    "录入",
+    "签字",
+    "报销",
+)
+_MATERIAL_CUES = (
+    "材料",
+    "提交",
+    "提供",
+    "证明",
+    "发票",
+    "复印件",
+    "单据",
+    "凭证",
+    "收据",
+    "附件",
+    "申请表",
+    "清单",
+    "身份证",
+)
+_APPROVER_CUES = ("审批", "批准", "签字", "签批", "核准", "审核", "批复", "审定", "同意")
+_CONDITION_CUES = (
+    "条件",
+    "符合",
+    "满足",
+    "适用",
+    "方可",
+    "资格",
+    "有权",
+    "可以",
+    "可申请",
+    "凡",
+    "如果",
+    "若",
+    "的，",
+)
+_PROHIBITION_CUES = ("不得", "禁止", "严禁", "不准", "不允许", "不能", "杜绝")
+_DEFINITION_CUES = ("是指", "指的是", "称为", "所称", "定义", "系指")
+_CONTACT_CUES = ("电话", "联系", "邮箱", "热线", "联系人")
+_OBLIGATION_CUES = ("应当", "必须", "须", "负责", "义务", "应")
+_LIABILITY_CUES = ("责任", "赔偿", "处罚", "罚款", "承担", "追究", "处分", "违约金")
+_RULE_CUES = (
+    _PROHIBITION_CUES + _OBLIGATION_CUES + ("可以", "有权", "规定", "方可", "按照", "依照", "标准", "为")
+)
+
+_CURRENCY = r"(?P<unit>万|千)?\s*(?:元|块|圆)(?:人民币)?"
+_AMOUNT = re.compile(
+    rf"(?:[¥￥]\s*(?P<yen>\d+(?:,\d{{3}})*(?:\.\d+)?))|(?P<num>{NUMBER_PATTERN})\s*{_CURRENCY}"
+)
+_PRE_COMPARATORS: tuple[tuple[str, ComparatorOp], ...] = (
+    ("不超过", ComparatorOp.LE),
+    ("不高于", ComparatorOp.LE),
+    ("不大于", ComparatorOp.LE),
+    ("最高", ComparatorOp.LE),
+    ("上限为", ComparatorOp.LE),
+    ("不低于", ComparatorOp.GE),
+    ("不少于", ComparatorOp.GE),
+    ("超过", ComparatorOp.GT),
+    ("高于", ComparatorOp.GT),
+    ("大于", ComparatorOp.GT),
+    ("低于", ComparatorOp.LT),
+    ("不足", ComparatorOp.LT),
+    ("少于", ComparatorOp.LT),
+    ("小于", ComparatorOp.LT),
+    ("未满", ComparatorOp.LT),
+    ("满", ComparatorOp.GE),
+)
+_POST_COMPARATORS: tuple[tuple[str, ComparatorOp], ...] = (
+    ("（含）以下", ComparatorOp.LE),
+    ("(含)以下", ComparatorOp.LE),
+    ("及以下", ComparatorOp.LE),
+    ("以下", ComparatorOp.LE),
+    ("以内", ComparatorOp.LE),
+    ("之内", ComparatorOp.LE),
+    ("（含）以上", ComparatorOp.GE),
+    ("(含)以上", ComparatorOp.GE),
+    ("及以上", ComparatorOp.GE),
+    ("以上", ComparatorOp.GT),
+)
+_CALIBER_BEFORE: tuple[tuple[str, AmountCaliber], ...] = (
+    ("每月累计", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("月累计", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("当月累计", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("每月", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("月度", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("每个月", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("年度累计", AmountCaliber.ANNUAL_CUMULATIVE),
+    ("年累计", AmountCaliber.ANNUAL_CUMULATIVE),
+    ("每年", AmountCaliber.ANNUAL_CUMULATIVE),
+    ("年度", AmountCaliber.ANNUAL_CUMULATIVE),
+    ("全年", AmountCaliber.ANNUAL_CUMULATIVE),
+    ("单笔", AmountCaliber.PER_TRANSACTION),
+    ("每笔", AmountCaliber.PER_TRANSACTION),
+    ("一笔", AmountCaliber.PER_TRANSACTION),
+    ("单次", AmountCaliber.PER_TRANSACTION),
+    ("每次", AmountCaliber.PER_TRANSACTION),
+    ("一次", AmountCaliber.PER_TRANSACTION),
+    ("单张", AmountCaliber.PER_TRANSACTION),
+)
+_CALIBER_AFTER: tuple[tuple[str, AmountCaliber], ...] = (
+    ("/笔", AmountCaliber.PER_TRANSACTION),
+    ("/次", AmountCaliber.PER_TRANSACTION),
+    ("每笔", AmountCaliber.PER_TRANSACTION),
+    ("/月", AmountCaliber.MONTHLY_CUMULATIVE),
+    ("/年", AmountCaliber.ANNUAL_CUMULATIVE),
+)
+_CLAUSE_BREAK = re.compile(r"[。；;！!？?\n]")
+_DURATION = re.compile(
+    rf"(?P<num>{NUMBER_PATTERN})\s*(?:个)?\s*(?P<unit>工作日|日|天|小时|周|星期|月|年)"
+    r"(?P<tail>内|以内|之内|前|届满|起|后|期限)?"
+)
+_DURATION_UNITS: dict[str, DurationUnit] = {
+    "工作日": DurationUnit.DAY,
+    "日": DurationUnit.DAY,
+    "天": DurationUnit.DAY,
+    "小时": DurationUnit.HOUR,
+    "周": DurationUnit.WEEK,
+    "星期": DurationUnit.WEEK,
+    "月": DurationUnit.MONTH,
+    "年": DurationUnit.YEAR,
+}
+_TIME_LIMIT_WORDS = ("期限", "时限", "截止", "之前", "以前", "前完成", "内完成", "及时")
+
+
+@dataclass(frozen=True, slots=True)
+class AmountRule:
+    """One money amount stated in a body, with its comparator and caliber."""
+
+    value: Decimal
+    """Amount in yuan."""
+    comparator: ComparatorOp
+    """EQ when the body states no comparator."""
+    caliber: AmountCaliber
+    """Basis the amount is stated on (UNSPECIFIED when the body names none)."""
+    text: str
+    """Verbatim surface form in the body."""
+
+
+@dataclass(frozen=True, slots=True)
+class DurationMention:
+    """One time limit stated in a body (15个工作日内)."""
+
+    value: Decimal
+    """Number of units."""
+    unit: str
+    """Surface unit (工作日, 日, 月 …), kept so 15工作日 ≠ 15日."""
+    text: str
+    """Verbatim surface form."""
+
+
+def _has_any(text: str, cues: tuple[str, ...]) -> bool:
+    return any(cue in text for cue in cues)
+
+
+def _clause_start(text: str, index: int) -> int:
+    starts = [match.end() for match in _CLAUSE_BREAK.finditer(text, 0, index)]
+    return starts[-1] if starts else 0
+
+
+def _caliber_near(text: str, start: int, end: int) -> AmountCaliber:
+    """The caliber word nearest before the amount in its sentence, else right after it."""
+    window = text[_clause_start(text, start) : start]
+    best: tuple[int, AmountCaliber] | None = None
+    for word, caliber in _CALIBER_BEFORE:
+        position = window.rfind(word)
+        if position >= 0 and (best is None or position + len(word) > best[0]):
+            best = (position + len(word), caliber)
+    if best is not None:
+        return best[1]
+    after = text[end : end + 4]
+    for word, caliber in _CALIBER_AFTER:
+        if after.startswith(word):
+            return caliber
+    return AmountCaliber.UNSPECIFIED
+
+
+def _comparator_near(text: str, start: int, end: int) -> ComparatorOp:
+    after = text[end : end + 6]
+    for word, op in _POST_COMPARATORS:
+        if after.startswith(word) or after.lstrip("）)").startswith(word):
+            return op
+    before = text[max(0, start - 4) : start]
+    for word, op in _PRE_COMPARATORS:
+        if before.endswith(word) or before.rstrip("在为").endswith(word):
+            return op
+    return ComparatorOp.EQ
+
+
+def amount_rules(text: str) -> list[AmountRule]:
+    """Every money amount in a body, with comparator and caliber read from nearby words."""
+    rules: list[AmountRule] = []
+    for match in _AMOUNT.finditer(text):
+        raw = match.group("yen") or match.group("num")
+        value = parse_number(raw) if raw else None
+        if value is None:
+            continue
+        unit = match.group("unit")
+        if unit == "万":
+            value *= 10000
+        elif unit == "千":
+            value *= 1000
+        rules.append(
+            AmountRule(
+                value=value,
+                comparator=_comparator_near(text, match.start(), match.end()),
+                caliber=_caliber_near(text, match.start(), match.end()),
+                text=match.group(0),
+            )
+        )
+    return rules
+
+
+def durations(text: str) -> list[DurationMention]:
+    """Every time limit in a body (number + unit), in order."""
+    found: list[DurationMention] = []
+    for match in _DURATION.finditer(text):
+        value = parse_number(match.group("num"))
+        if value is None:
+            continue
+        found.append(DurationMention(value=value, unit=match.group("unit"), text=match.group(0)))
+    return found
+
+
+def has_ordered_steps(text: str) -> bool:
+    """At least two numbered or enumerated lines (1. / （一） / 第一步 …)."""
+    return len(_ORDERED_LINE.findall(text)) >= 2
+
+
+def _supports_step(text: str) -> bool:
+    if has_ordered_steps(text):
+        return True
+    return _has_any(text, _SEQUENCE_CUES) and _has_any(text, _PROCEDURE_VERBS)
+
+
+def _supports_time_limit(text: str) -> bool:
+    mentions = [m for m in _DURATION.finditer(text) if m.group("tail")]
+    return bool(mentions) or (bool(durations(text)) and _has_any(text, _TIME_LIMIT_WORDS))
+
+
+def _supports_rule(text: str) -> bool:
+    return len(_CJK.findall(text)) >= 8 and _has_any(text, _RULE_CUES)
+
+
+_CHECKS: dict[ClaimType, Callable[[str], bool]] = {
+    ClaimType.AMOUNT: lambda text: bool(amount_rules(text)),
+    ClaimType.STEP: _supports_step,
+    ClaimType.MATERIAL: lambda text: _has_any(text, _MATERIAL_CUES),
+    ClaimType.APPROVER: lambda text: _has_any(text, _APPROVER_CUES),
+    ClaimType.CONDITION: lambda text: _has_any(text, _CONDITION_CUES),
+    ClaimType.TIME_LIMIT: _supports_time_limit,
+    ClaimType.PROHIBITION: lambda text: _has_any(text, _PROHIBITION_CUES),
+    ClaimType.DEFINITION: lambda text: _has_any(text, _DEFINITION_CUES),
+    ClaimType.CONTACT: lambda text: _has_any(text, _CONTACT_CUES) or bool(re.search(r"\d{7,}", text)),
+    ClaimType.OBLIGATION: lambda text: _has_any(text, _OBLIGATION_CUES),
+    ClaimType.LIABILITY: lambda text: _has_any(text, _LIABILITY_CUES),
+    ClaimType.RULE: _supports_rule,
+    ClaimType.STATE: lambda text: False,
+}
+
+
+def body_supports(claim_type: ClaimType, text: str) -> bool:
+    """True when the body text on its own supports a claim of this type.
+
+    STATE is never supported by a body: a document describing a system proves nothing
+    about that system's live state (invariant 3).
+    """
+    return _CHECKS[claim_type](text)

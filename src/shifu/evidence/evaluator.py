@@ -1,0 +1,290 @@
+"""Per-slot evidence qualification and the DecisionResult (seed 000 证据资格与结论校验).
+
+A document covers a slot only when all hold: (1) governance passes; (2) its candidate
+labels name the need AND the mapped claim type; (3) the body independently supports
+that claim type (and, for amounts, the question's amount and caliber); (4) the claim
+check passes — the answer package's ClaimVerifier re-checks every composed claim
+against the cited spans. Live state is covered only by fresh, re-authorized facts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from shifu.contracts.common import NEED_CLAIM_TYPE, DecisionStatus, EvidenceNeed, Role, ToolCode, ToolStatus
+from shifu.contracts.decision import DecisionResult, SlotCoverage
+from shifu.contracts.evidence import Conflict, DocumentEvidence, Gap, ToolResult, VerifiedFact
+from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.body import amount_rules, body_supports
+from shifu.evidence.caliber import (
+    AMOUNT_NOT_MATCHED,
+    CALIBER_MISMATCH,
+    AmountTarget,
+    amount_target,
+    match_rules,
+)
+from shifu.evidence.conflicts import VERSION, Covering, find_conflicts
+from shifu.evidence.governance import document_rejection, fact_rejection
+from shifu.evidence.injection import strip_instructions
+
+logger = logging.getLogger(__name__)
+
+ANSWER_GENERATION_SKIPPED = "ANSWER_GENERATION_SKIPPED"
+NO_QUALIFIED_SOURCE = "NO_QUALIFIED_SOURCE"
+
+LIVE_TOOLS: frozenset[ToolCode] = frozenset(
+    {
+        ToolCode.MY_CURRENT_TASKS,
+        ToolCode.MY_PRACTICE_SUMMARY,
+        ToolCode.TEAM_PRACTICE_SUMMARY,
+        ToolCode.MY_WORK_RESULTS,
+        ToolCode.TEAM_WORK_RESULTS,
+        ToolCode.MY_CANDIDATE_PROGRESS,
+        ToolCode.CAPABILITY_QUERY,
+    }
+)
+"""Tools whose results are VERIFIED_FACTs; calling one implies a LIVE_STATE slot."""
+
+# How close a rejected document came to covering a slot; the closest reason is reported.
+_REASON_RANK: dict[str, int] = {
+    "NO_CANDIDATES": 0,
+    "VERSION_NOT_REQUESTED": 1,
+    "GOVERNANCE": 2,
+    "LABEL_MISSING": 3,
+    "BODY_UNSUPPORTED": 4,
+    CALIBER_MISMATCH: 5,
+    AMOUNT_NOT_MATCHED: 6,
+}
+
+
+@dataclass(slots=True)
+class _SlotOutcome:
+    need: EvidenceNeed
+    covering: list[Covering] = field(default_factory=list)
+    fact_refs: list[str] = field(default_factory=list)
+    reason: str = "NO_CANDIDATES"
+
+    def reject(self, reason: str) -> None:
+        if _REASON_RANK.get(reason, 0) >= _REASON_RANK.get(self.reason, 0):
+            self.reason = reason
+
+
+def effective_needs(plan: SemanticQueryPlan) -> list[EvidenceNeed]:
+    """The plan's slots; a bare knowledge search asks for GENERAL_RULE, a live tool for LIVE_STATE."""
+    needs = list(dict.fromkeys(plan.evidence_needs))
+    tools = {call.tool for call in plan.tool_calls}
+    if not needs and ToolCode.KNOWLEDGE_SEARCH in tools:
+        needs.append(EvidenceNeed.GENERAL_RULE)
+    if tools & LIVE_TOOLS and EvidenceNeed.LIVE_STATE not in needs:
+        needs.append(EvidenceNeed.LIVE_STATE)
+    return needs
+
+
+def _collect(results: Sequence[ToolResult]) -> tuple[list[DocumentEvidence], list[VerifiedFact]]:
+    docs: dict[str, DocumentEvidence] = {}
+    facts: dict[str, VerifiedFact] = {}
+    for result in results:
+        if result.status is not ToolStatus.OK:
+            continue
+        for doc in result.documents:
+            docs.setdefault(doc.citation_id, doc)
+        for fact in result.facts:
+            facts.setdefault(fact.fact_ref, fact)
+    return list(docs.values()), list(facts.values())
+
+
+def _requested_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence]) -> set[str]:
+    """Citation ids dropped because the question names another version of the same document."""
+    wanted = [ref.value for ref in plan.entities.versions if ref.value]
+    if not wanted:
+        return set()
+    dropped: set[str] = set()
+    keys = {doc.document_key for doc in docs}
+    for key in keys:
+        family = [doc for doc in docs if doc.document_key == key]
+        chosen = [doc for doc in family if any(value in doc.version for value in wanted)]
+        if chosen:
+            dropped |= {doc.citation_id for doc in family if doc not in chosen}
+    return dropped
+
+
+class EvidenceEvaluator:
+    """Turns this round's tool results into a DecisionResult, slot by slot, failing closed."""
+
+    def evaluate(
+        self,
+        plan: SemanticQueryPlan,
+        results: Sequence[ToolResult],
+        *,
+        on_date: date,
+        now: datetime | None = None,
+        role: Role | None = None,
+    ) -> DecisionResult:
+        """Qualify every document and fact against every slot of the plan.
+
+        `now` and `role` re-check live facts (TTL and the authorization snapshot's role);
+        without them no fact qualifies. `role` also enforces a document's role scope.
+        """
+        docs, facts = _collect(results)
+        needs = effective_needs(plan)
+        target = amount_target(plan)
+        not_requested = _requested_versions(plan, docs)
+        governance = {doc.citation_id: document_rejection(doc, on_date=on_date, role=role) for doc in docs}
+        fact_gate = {fact.fact_ref: fact_rejection(fact, now=now, role=role) for fact in facts}
+
+        outcomes = [
+            self._live_slot(need, facts, fact_gate)
+            if need is EvidenceNeed.LIVE_STATE
+            else self._document_slot(need, docs, governance, not_requested, target)
+            for need in needs
+        ]
+        conflicts = [c for result in results for c in result.conflicts]
+        for outcome in outcomes:
+            found = find_conflicts(outcome.need, outcome.covering)
+            if found:
+                conflicts += found
+                outcome.reason = (
+                    "VERSION_CONFLICT" if all(c.kind == VERSION for c in found) else "SOURCE_CONFLICT"
+                )
+                outcome.covering = []
+        decision = self._decide(plan, results, outcomes, conflicts, target, facts)
+        logger.info(
+            "evidence evaluated",
+            extra={
+                "decision": decision.status.value,
+                "slots": len(decision.slots),
+                "covered": sum(1 for slot in decision.slots if slot.covered),
+                "documents": len(docs),
+                "facts": len(facts),
+            },
+        )
+        return decision
+
+    @staticmethod
+    def _live_slot(
+        need: EvidenceNeed, facts: Sequence[VerifiedFact], gate: dict[str, str | None]
+    ) -> _SlotOutcome:
+        outcome = _SlotOutcome(need=need, reason="NO_VERIFIED_FACT")
+        for fact in facts:
+            rejection = gate[fact.fact_ref]
+            if rejection is None:
+                outcome.fact_refs.append(fact.fact_ref)
+            else:
+                outcome.reason = rejection
+        return outcome
+
+    @staticmethod
+    def _document_slot(
+        need: EvidenceNeed,
+        docs: Sequence[DocumentEvidence],
+        governance: dict[str, str | None],
+        not_requested: set[str],
+        target: AmountTarget,
+    ) -> _SlotOutcome:
+        outcome = _SlotOutcome(need=need)
+        claim_type = NEED_CLAIM_TYPE[need]
+        for doc in docs:
+            body = strip_instructions(doc.text)
+            if doc.citation_id in not_requested:
+                outcome.reject("VERSION_NOT_REQUESTED")
+            elif governance[doc.citation_id] is not None:
+                outcome.reject("GOVERNANCE")
+            elif need not in doc.supported_need_codes or claim_type not in doc.claim_types:
+                outcome.reject("LABEL_MISSING")
+            elif not body_supports(claim_type, body):
+                outcome.reject("BODY_UNSUPPORTED")
+            elif need is EvidenceNeed.AMOUNT_RULE:
+                matching, reason = match_rules(target, amount_rules(body))
+                if reason is not None:
+                    outcome.reject(reason)
+                else:
+                    outcome.covering.append(Covering(doc=doc, rules=tuple(matching)))
+            else:
+                outcome.covering.append(Covering(doc=doc))
+        return outcome
+
+    @staticmethod
+    def _decide(
+        plan: SemanticQueryPlan,
+        results: Sequence[ToolResult],
+        outcomes: Sequence[_SlotOutcome],
+        conflicts: list[Conflict],
+        target: AmountTarget,
+        facts: Sequence[VerifiedFact],
+    ) -> DecisionResult:
+        slots: list[SlotCoverage] = []
+        gaps: list[Gap] = [gap for result in results for gap in result.gaps]
+        for outcome in outcomes:
+            citation_ids = tuple(item.doc.citation_id for item in outcome.covering)
+            covered = bool(citation_ids or outcome.fact_refs)
+            slots.append(
+                SlotCoverage(
+                    need=outcome.need,
+                    covered=covered,
+                    citation_ids=citation_ids,
+                    fact_refs=tuple(outcome.fact_refs),
+                    reason_code=None if covered else outcome.reason,
+                )
+            )
+            if not covered:
+                gaps.append(_gap_for(outcome, target))
+        qualified_citations = tuple(dict.fromkeys(cid for slot in slots for cid in slot.citation_ids))
+        qualified_facts = tuple(dict.fromkeys(ref for slot in slots for ref in slot.fact_refs))
+        reason_codes = [
+            f"TOOL_{result.status.value}" for result in results if result.status is not ToolStatus.OK
+        ]
+        covered_count = sum(1 for slot in slots if slot.covered)
+        if conflicts:
+            status = (
+                DecisionStatus.NEEDS_INPUT
+                if all(conflict.kind == VERSION for conflict in conflicts)
+                else DecisionStatus.CONFLICT
+            )
+        elif covered_count == 0:
+            status = DecisionStatus.NO_EVIDENCE
+            reason_codes.append(ANSWER_GENERATION_SKIPPED)
+            if not slots:
+                reason_codes.append("NO_EVIDENCE_NEEDS")
+        elif covered_count == len(slots):
+            status = DecisionStatus.ANSWERED
+        else:
+            status = DecisionStatus.PARTIAL
+        qualified_fact_set = set(qualified_facts)
+        return DecisionResult(
+            status=status,
+            slots=slots,
+            qualified_citation_ids=qualified_citations,
+            qualified_fact_refs=qualified_facts,
+            gaps=gaps,
+            conflicts=conflicts,
+            reason_codes=tuple(dict.fromkeys(reason_codes)),
+            domain_result=_domain_result([f for f in facts if f.fact_ref in qualified_fact_set]),
+        )
+
+
+def _gap_for(outcome: _SlotOutcome, target: AmountTarget) -> Gap:
+    if outcome.need is EvidenceNeed.AMOUNT_RULE and target.is_constrained:
+        reason = (
+            outcome.reason
+            if outcome.reason in (CALIBER_MISMATCH, AMOUNT_NOT_MATCHED)
+            else NO_QUALIFIED_SOURCE
+        )
+        detail = target.detail()
+        detail["rejection"] = outcome.reason
+        return Gap(need=outcome.need, reason_code=reason, detail=detail)
+    reason = (
+        outcome.reason if outcome.reason in ("SOURCE_CONFLICT", "VERSION_CONFLICT") else NO_QUALIFIED_SOURCE
+    )
+    return Gap(need=outcome.need, reason_code=reason, detail={"rejection": outcome.reason})
+
+
+def _domain_result(facts: Sequence[VerifiedFact]) -> str | None:
+    types = {fact.fact_type for fact in facts}
+    if "NO_TASKS" in types:
+        return "NO_TASKS"
+    if "TASK" in types:
+        return "TASKS_FOUND"
+    return None

@@ -1,0 +1,177 @@
+"""Extractive composer, compose_for and rendering over real evaluator decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from shifu.answer.compose import compose_for, should_compose, skipped_answer
+from shifu.answer.extractive import ExtractiveComposer, describe_fact
+from shifu.answer.render import citation_order, render_answer_text
+from shifu.contracts.answer import GroundedAnswer
+from shifu.contracts.common import Authority, DecisionStatus, EvidenceNeed, Role, ToolCode
+from shifu.contracts.decision import DecisionResult
+from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
+from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.evaluator import EvidenceEvaluator
+
+from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
+
+MONTHLY_CAP = "零星采购每月累计金额不超过2000元，超出部分须经部门负责人审批。"
+PER_TRANSACTION = "单笔金额在500元（含）以下的零星采购，可凭发票直接报销。报销应当真实。"
+STEPS = "报销流程：\n1. 在系统中填写报销单；\n2. 上传发票照片；\n3. 部门负责人审批。"
+
+
+class RecordingComposer:
+    """A composer that only records whether it was called."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def compose(
+        self,
+        plan: SemanticQueryPlan,
+        decision: DecisionResult,
+        documents: Sequence[DocumentEvidence],
+        facts: Sequence[VerifiedFact],
+    ) -> GroundedAnswer:
+        self.calls += 1
+        return GroundedAnswer(summary="x")
+
+
+def _decide(p: SemanticQueryPlan, *results: Any) -> DecisionResult:
+    return EvidenceEvaluator().evaluate(p, list(results), on_date=TODAY, now=NOW, role=Role.EMPLOYEE)
+
+
+def test_answered_amount_copies_the_amount_sentence_verbatim() -> None:
+    p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE], amount="500")
+    docs = [doc("c1", PER_TRANSACTION)]
+    decision = _decide(p, search_result(*docs))
+    answer = ExtractiveComposer().compose(p, decision, docs, [])
+
+    assert [s.text for s in answer.statements] == ["单笔金额在500元（含）以下的零星采购，可凭发票直接报销。"]
+    assert answer.statements[0].citation_ids == ("c1",)
+    assert answer.statements[0].need is EvidenceNeed.AMOUNT_RULE
+    assert answer.missing_information == []
+    text = render_answer_text(answer, decision, docs)
+    assert "500元（含）以下" in text and "[1]" in text
+    assert "《费用报销管理制度》（2025版）" in text
+
+
+def test_partial_shows_only_covered_slot_and_lists_the_missing_one() -> None:
+    p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS], amount="500")
+    mislabelled = doc("c1", PER_TRANSACTION, needs=(EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS))
+    decision = _decide(p, search_result(mislabelled))
+    answer = ExtractiveComposer().compose(p, decision, [mislabelled], [])
+
+    assert decision.status is DecisionStatus.PARTIAL
+    assert answer.steps == []
+    assert {s.need for s in answer.statements} == {EvidenceNeed.AMOUNT_RULE}
+    assert answer.missing_information == ["未找到关于报销办理步骤的正式依据"]
+    assert "缺失信息" in render_answer_text(answer, decision)
+
+
+def test_steps_are_extracted_from_numbered_lines_and_bound_to_citation() -> None:
+    p = plan("报销流程", [EvidenceNeed.PROCESS_STEPS])
+    docs = [doc("s1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))]
+    decision = _decide(p, search_result(*docs))
+    answer = ExtractiveComposer().compose(p, decision, docs, [])
+
+    assert [(s.order, s.text, s.citation_ids) for s in answer.steps] == [
+        (1, "在系统中填写报销单；", ("s1",)),
+        (2, "上传发票照片；", ("s1",)),
+        (3, "部门负责人审批。", ("s1",)),
+    ]
+    assert "1. 在系统中填写报销单； [1]" in render_answer_text(answer, decision)
+
+
+def test_documents_not_gated_this_round_are_never_used() -> None:
+    p = plan("报销流程", [EvidenceNeed.PROCESS_STEPS])
+    gated = doc("s1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))
+    decision = _decide(p, search_result(gated))
+    stray = doc("s2", "1. 直接找老板签字\n2. 现金领取", needs=(EvidenceNeed.PROCESS_STEPS,))
+    answer = ExtractiveComposer().compose(p, decision, [gated, stray], [])
+    assert citation_order(answer) == ["s1"]
+
+
+def test_live_facts_and_steps_together() -> None:
+    p = plan("本月待办和报销流程", [EvidenceNeed.PROCESS_STEPS], tools=(ToolCode.MY_CURRENT_TASKS,))
+    docs = [doc("s1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))]
+    facts = [fact()]
+    decision = _decide(p, facts_result(*facts), search_result(*docs))
+    answer = ExtractiveComposer().compose(p, decision, docs, facts)
+    assert answer.statements[0].fact_refs == ("fact-1",)
+    assert answer.statements[0].text == "我的当前待办：电梯月度巡检（截止 2026-08-05）"
+    assert len(answer.steps) == 3
+
+
+def test_describe_fact_without_title() -> None:
+    bare = fact().model_copy(update={"value": {"count": 0}})
+    assert describe_fact(bare) == "我的当前待办（数量 0）"
+
+
+@pytest.mark.parametrize(
+    ("question", "amount", "expected"),
+    [
+        ("500元的一笔采购如何报销", "500", "未找到适用于单笔500元的正式报销金额规定"),
+        ("五百块的小额自采怎么走账", "500", "未找到适用于500元的正式报销金额规定"),
+    ],
+)
+def test_no_evidence_never_calls_the_composer(question: str, amount: str, expected: str) -> None:
+    p = plan(question, [EvidenceNeed.AMOUNT_RULE], amount=amount)
+    interview = doc("c2", "五百块以下直接报。", authority=Authority.INTERVIEW, kind="访谈")
+    decision = _decide(p, search_result(doc("c1", MONTHLY_CAP), interview))
+    composer = RecordingComposer()
+
+    answer = compose_for(composer, p, decision, [], [])
+
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert not should_compose(decision)
+    assert composer.calls == 0
+    assert answer.composer_reason_code == "ANSWER_GENERATION_SKIPPED"
+    assert answer.statements == [] and answer.steps == []
+    assert answer.missing_information == [expected]
+    assert "2000" not in render_answer_text(answer, decision)
+
+
+def test_version_conflict_asks_which_version() -> None:
+    p = plan("报销期限", [EvidenceNeed.DEADLINE])
+    docs = [
+        doc(
+            "c1",
+            "费用发生后30日内提交报销单。",
+            needs=(EvidenceNeed.DEADLINE,),
+            version="2024版",
+            document_key="k",
+        ),
+        doc(
+            "c2",
+            "费用发生后60日内提交报销单。",
+            needs=(EvidenceNeed.DEADLINE,),
+            version="2025版",
+            document_key="k",
+        ),
+    ]
+    decision = _decide(p, search_result(*docs))
+    composer = RecordingComposer()
+    answer = compose_for(composer, p, decision, docs, [])
+    assert composer.calls == 0
+    assert answer.clarifying_questions == ["找到同一制度的多个版本（2024版、2025版），请问按哪个版本回答？"]
+    assert "30日" not in render_answer_text(answer, decision)
+
+
+def test_composable_decision_calls_the_composer_once() -> None:
+    p = plan("报销流程", [EvidenceNeed.PROCESS_STEPS])
+    docs = [doc("s1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))]
+    decision = _decide(p, search_result(*docs))
+    composer = RecordingComposer()
+    compose_for(composer, p, decision, docs, [])
+    assert composer.calls == 1
+
+
+def test_skipped_answer_for_conflict() -> None:
+    decision = DecisionResult(status=DecisionStatus.CONFLICT)
+    answer = skipped_answer(plan("q", []), decision)
+    assert answer.summary.startswith("找到的正式资料之间")

@@ -1,0 +1,89 @@
+"""Body checks: amounts with caliber and comparator, numerals, steps and time limits."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from shifu.contracts.common import ClaimType
+from shifu.contracts.entities import AmountCaliber, ComparatorOp
+from shifu.evidence.body import amount_rules, body_supports, durations
+from shifu.evidence.numerals import parse_number
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("五百", 500),
+        ("两千", 2000),
+        ("两千五", 2500),
+        ("两千零五", 2005),
+        ("一万二", 12000),
+        ("十五", 15),
+        ("一百零五", 105),
+        ("1,000", 1000),
+        ("0.5", Decimal("0.5")),
+        ("二〇二四", 2024),
+    ],
+)
+def test_parse_number(text: str, value: int | Decimal) -> None:
+    assert parse_number(text) == Decimal(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "comparator", "caliber"),
+    [
+        ("单笔金额在500元（含）以下的采购", "500", ComparatorOp.LE, AmountCaliber.PER_TRANSACTION),
+        ("零星采购每月累计金额不超过2000元", "2000", ComparatorOp.LE, AmountCaliber.MONTHLY_CUMULATIVE),
+        ("年度累计超过5万元的", "50000", ComparatorOp.GT, AmountCaliber.ANNUAL_CUMULATIVE),
+        ("每次报销不得低于一百元", "100", ComparatorOp.LT, AmountCaliber.PER_TRANSACTION),
+        ("标准为300元/笔", "300", ComparatorOp.EQ, AmountCaliber.PER_TRANSACTION),
+        ("押金五百块", "500", ComparatorOp.EQ, AmountCaliber.UNSPECIFIED),
+        ("¥1,200以内", "1200", ComparatorOp.LE, AmountCaliber.UNSPECIFIED),
+    ],
+)
+def test_amount_rules(text: str, value: str, comparator: ComparatorOp, caliber: AmountCaliber) -> None:
+    (rule,) = amount_rules(text)
+    assert (rule.value, rule.comparator, rule.caliber) == (Decimal(value), comparator, caliber)
+
+
+def test_two_calibers_in_one_sentence_are_told_apart() -> None:
+    rules = amount_rules("零星采购每月累计不超过2000元，单笔不超过五百元的可直接报销。")
+    assert [(r.value, r.caliber) for r in rules] == [
+        (Decimal(2000), AmountCaliber.MONTHLY_CUMULATIVE),
+        (Decimal(500), AmountCaliber.PER_TRANSACTION),
+    ]
+
+
+def test_zero_in_ordinary_words_is_not_a_number() -> None:
+    assert amount_rules("零星采购应当据实报销。") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("费用发生后30日内提交", [("30", "日")]),
+        ("十五个工作日内办结", [("15", "工作日")]),
+        ("合同期满前一个月通知", [("1", "月")]),
+    ],
+)
+def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(str(d.value), d.unit) for d in durations(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "supported"),
+    [
+        (ClaimType.STEP, "1. 填写报销单\n2. 上传发票", True),
+        (ClaimType.STEP, "首先在系统中提交申请，然后等待审批。", True),
+        (ClaimType.STEP, "单笔500元以下的采购可凭发票直接报销。", False),
+        (ClaimType.STATE, "系统已接入CRM，可实时查询。", False),
+        (ClaimType.TIME_LIMIT, "费用发生后30日内提交。", True),
+        (ClaimType.TIME_LIMIT, "报销须真实。", False),
+        (ClaimType.RULE, "好的", False),
+        (ClaimType.CONTACT, "财务热线：4008001234", True),
+    ],
+)
+def test_body_supports(claim: ClaimType, text: str, supported: bool) -> None:
+    assert body_supports(claim, text) is supported

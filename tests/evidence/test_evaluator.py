@@ -1,0 +1,400 @@
+"""EvidenceEvaluator: per-slot qualification, caliber gaps, conflicts and live facts (seed 000)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from shifu.contracts.common import (
+    Authority,
+    ClaimType,
+    DecisionStatus,
+    EvidenceNeed,
+    Lifecycle,
+    ResponseStatus,
+    Role,
+    ToolCode,
+    ToolStatus,
+    Verification,
+)
+from shifu.contracts.decision import DecisionResult
+from shifu.contracts.entities import AmountCaliber, ComparatorOp
+from shifu.contracts.evidence import DocumentScope
+from shifu.evidence.evaluator import EvidenceEvaluator, effective_needs
+from shifu.evidence.status import response_status
+
+from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
+
+MONTHLY_CAP = "零星采购每月累计金额不超过2000元，超出部分须经部门负责人审批。"
+PER_TRANSACTION = "单笔金额在500元（含）以下的零星采购，可凭发票直接报销。"
+INTERVIEW = "老员工说五百块以下的东西直接找财务报就行，不用审批。"
+STEPS = "报销流程：\n1. 在系统中填写报销单；\n2. 上传发票照片；\n3. 部门负责人审批；\n4. 财务复核后付款。"
+
+AMOUNT_QUESTIONS: list[tuple[str, str, ComparatorOp | None, list[AmountCaliber], str]] = [
+    ("500元的一笔采购如何报销", "500", None, [AmountCaliber.PER_TRANSACTION], "PER_TRANSACTION"),
+    ("500元的一笔采购如何报销", "500", None, [], "PER_TRANSACTION"),
+    ("500元以下的零星采购怎么报销", "500", ComparatorOp.LE, [], "UNSPECIFIED"),
+    ("五百块的小额自采怎么走账", "500", None, [], "UNSPECIFIED"),
+]
+
+
+def _evaluate(p: Any, *results: Any, role: Role | None = Role.EMPLOYEE) -> DecisionResult:
+    return EvidenceEvaluator().evaluate(p, list(results), on_date=TODAY, now=NOW, role=role)
+
+
+def _slot(decision: DecisionResult, need: EvidenceNeed) -> Any:
+    return next(slot for slot in decision.slots if slot.need is need)
+
+
+@pytest.mark.parametrize(("question", "amount", "comparator", "calibers", "caliber"), AMOUNT_QUESTIONS)
+def test_monthly_cap_and_interview_never_answer_an_amount_question(
+    question: str, amount: str, comparator: ComparatorOp | None, calibers: list[AmountCaliber], caliber: str
+) -> None:
+    p = plan(question, [EvidenceNeed.AMOUNT_RULE], amount=amount, comparator=comparator, calibers=calibers)
+    interview = doc("c2", INTERVIEW, authority=Authority.INTERVIEW, kind="访谈")
+    decision = _evaluate(p, search_result(doc("c1", MONTHLY_CAP), interview))
+
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert "ANSWER_GENERATION_SKIPPED" in decision.reason_codes
+    assert decision.qualified_citation_ids == ()
+    assert response_status(decision.status) is ResponseStatus.NO_EVIDENCE
+    (gap,) = decision.gaps
+    assert gap.need is EvidenceNeed.AMOUNT_RULE
+    assert gap.reason_code == "CALIBER_MISMATCH"
+    assert gap.detail["amount"] == amount
+    assert gap.detail["currency"] == "CNY"
+    assert gap.detail["caliber"] == caliber
+    assert gap.detail["comparator"] == (comparator.value if comparator else None)
+
+
+@pytest.mark.parametrize(("question", "amount", "comparator", "calibers", "caliber"), AMOUNT_QUESTIONS)
+def test_matching_per_transaction_rule_answers(
+    question: str, amount: str, comparator: ComparatorOp | None, calibers: list[AmountCaliber], caliber: str
+) -> None:
+    p = plan(question, [EvidenceNeed.AMOUNT_RULE], amount=amount, comparator=comparator, calibers=calibers)
+    interview = doc("c2", INTERVIEW, authority=Authority.INTERVIEW, kind="访谈")
+    decision = _evaluate(p, search_result(doc("c1", MONTHLY_CAP), interview, doc("c3", PER_TRANSACTION)))
+
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c3",)
+    assert _slot(decision, EvidenceNeed.AMOUNT_RULE).citation_ids == ("c3",)
+    assert response_status(decision.status) is ResponseStatus.COMPLETED
+
+
+@pytest.mark.parametrize(
+    ("amount", "comparator", "covered", "reason"),
+    [
+        ("300", None, True, None),
+        ("500", ComparatorOp.LE, True, None),
+        ("800", None, False, "AMOUNT_NOT_MATCHED"),
+        ("1000", ComparatorOp.LE, False, "AMOUNT_NOT_MATCHED"),
+        ("500", ComparatorOp.GT, False, "AMOUNT_NOT_MATCHED"),
+    ],
+)
+def test_amount_must_relate_to_the_rule(
+    amount: str, comparator: ComparatorOp | None, covered: bool, reason: str | None
+) -> None:
+    p = plan("一笔采购怎么报销", [EvidenceNeed.AMOUNT_RULE], amount=amount, comparator=comparator)
+    decision = _evaluate(p, search_result(doc("c1", PER_TRANSACTION)))
+    assert _slot(decision, EvidenceNeed.AMOUNT_RULE).covered is covered
+    if reason:
+        assert decision.gaps[0].reason_code == reason
+
+
+def test_monthly_question_is_answered_by_monthly_cap_only() -> None:
+    p = plan(
+        "每月累计采购上限是多少", [EvidenceNeed.AMOUNT_RULE], calibers=[AmountCaliber.MONTHLY_CUMULATIVE]
+    )
+    decision = _evaluate(p, search_result(doc("c1", MONTHLY_CAP), doc("c3", PER_TRANSACTION)))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def test_amount_fragment_mislabelled_as_steps_covers_only_the_amount() -> None:
+    mislabelled = doc(
+        "c1",
+        PER_TRANSACTION,
+        needs=(EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS, EvidenceNeed.APPROVAL),
+        claims=(ClaimType.AMOUNT, ClaimType.STEP, ClaimType.APPROVER),
+    )
+    p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS], amount="500")
+    decision = _evaluate(p, search_result(mislabelled))
+
+    assert decision.status is DecisionStatus.PARTIAL
+    assert _slot(decision, EvidenceNeed.AMOUNT_RULE).covered
+    steps = _slot(decision, EvidenceNeed.PROCESS_STEPS)
+    assert not steps.covered and steps.citation_ids == ()
+    assert steps.reason_code == "BODY_UNSUPPORTED"
+    assert [gap.need for gap in decision.gaps] == [EvidenceNeed.PROCESS_STEPS]
+
+
+def test_steps_never_prove_an_amount() -> None:
+    labelled = doc("c1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS, EvidenceNeed.AMOUNT_RULE))
+    p = plan("报销额度和流程", [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS])
+    decision = _evaluate(p, search_result(labelled))
+    assert decision.status is DecisionStatus.PARTIAL
+    assert not _slot(decision, EvidenceNeed.AMOUNT_RULE).covered
+    assert _slot(decision, EvidenceNeed.PROCESS_STEPS).citation_ids == ("c1",)
+
+
+@pytest.mark.parametrize(
+    ("need", "text"),
+    [
+        (EvidenceNeed.REQUIRED_MATERIALS, "报销应当遵循真实、合理的原则。"),
+        (EvidenceNeed.APPROVAL, "单笔500元以下的零星采购可直接报销。"),
+        (EvidenceNeed.DEADLINE, "报销单据应当真实完整。"),
+        (EvidenceNeed.PROHIBITION, "员工可以通过系统提交报销申请。"),
+        (EvidenceNeed.PROCESS_STEPS, "报销应当真实。"),
+        (EvidenceNeed.AMOUNT_RULE, "报销标准由财务部另行制定。"),
+        (EvidenceNeed.DEFINITION, "员工应当按时报销。"),
+    ],
+)
+def test_labels_without_body_support_do_not_cover(need: EvidenceNeed, text: str) -> None:
+    decision = _evaluate(plan("问题", [need]), search_result(doc("c1", text, needs=(need,))))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert _slot(decision, need).reason_code == "BODY_UNSUPPORTED"
+
+
+@pytest.mark.parametrize(
+    ("need", "text"),
+    [
+        (EvidenceNeed.REQUIRED_MATERIALS, "报销时须提供发票原件及验收单。"),
+        (EvidenceNeed.APPROVAL, "超过1000元的采购须经部门负责人审批。"),
+        (EvidenceNeed.DEADLINE, "费用发生后30日内提交报销单。"),
+        (EvidenceNeed.PROHIBITION, "严禁虚开发票或拆分报销。"),
+        (EvidenceNeed.PROCESS_STEPS, STEPS),
+        (EvidenceNeed.DEFINITION, "本制度所称零星采购，是指单笔金额较小的日常物品采购。"),
+        (EvidenceNeed.GENERAL_RULE, "员工因公发生的费用应当按照本制度规定报销。"),
+    ],
+)
+def test_labels_and_body_together_cover(need: EvidenceNeed, text: str) -> None:
+    decision = _evaluate(plan("问题", [need]), search_result(doc("c1", text, needs=(need,))))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert _slot(decision, need).citation_ids == ("c1",)
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [(), (ClaimType.STEP,)],
+)
+def test_need_label_without_mapped_claim_type_does_not_cover(claims: tuple[ClaimType, ...]) -> None:
+    labelled = doc("c1", "报销时须提供发票原件。", needs=(EvidenceNeed.REQUIRED_MATERIALS,), claims=claims)
+    decision = _evaluate(plan("问题", [EvidenceNeed.REQUIRED_MATERIALS]), search_result(labelled))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.slots[0].reason_code == "LABEL_MISSING"
+
+
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"authority": Authority.CASE},
+        {"authority": Authority.INTERVIEW},
+        {"kind": "案例"},
+        {"kind": "访谈"},
+        {"lifecycle": Lifecycle.DRAFT},
+        {"lifecycle": Lifecycle.RETIRED},
+        {"verification": Verification.UNVERIFIED},
+        {"environment": "staging"},
+        {"version": " "},
+        {"effective_from": date(2026, 9, 1)},
+        {"effective_to": date(2026, 8, 3)},
+        {"effective_from": None},
+        {"scope": DocumentScope(tenant_id="demo", space_id="s", roles=(Role.SUPERVISOR,))},
+    ],
+)
+def test_each_governance_failure_rejects(override: dict[str, Any]) -> None:
+    p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE], amount="500")
+    decision = _evaluate(p, search_result(doc("c1", PER_TRANSACTION, **override)))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.slots[0].reason_code == "GOVERNANCE"
+
+
+@pytest.mark.parametrize("effective_to", [None, TODAY])
+def test_statute_without_effective_from_and_last_day_still_qualify(effective_to: date | None) -> None:
+    law = doc(
+        "c1",
+        "用人单位应当按照劳动合同约定和国家规定，向劳动者及时足额支付劳动报酬。",
+        needs=(EvidenceNeed.OBLIGATION,),
+        authority=Authority.STATUTE,
+        kind="法律",
+        version="2012-12-28",
+        effective_from=None,
+        effective_to=effective_to,
+    )
+    decision = _evaluate(plan("工资什么时候发", [EvidenceNeed.OBLIGATION]), search_result(law))
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_partial_lists_missing_slot_and_never_fills_it() -> None:
+    p = plan("报销流程和材料", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.REQUIRED_MATERIALS])
+    decision = _evaluate(p, search_result(doc("c1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))))
+    assert decision.status is DecisionStatus.PARTIAL
+    materials = _slot(decision, EvidenceNeed.REQUIRED_MATERIALS)
+    assert not materials.covered and materials.citation_ids == ()
+    assert [(g.need, g.reason_code) for g in decision.gaps] == [
+        (EvidenceNeed.REQUIRED_MATERIALS, "NO_QUALIFIED_SOURCE")
+    ]
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def _deadline_doc(citation_id: str, days: int, version: str, key: str = "baoxiao") -> Any:
+    return doc(
+        citation_id,
+        f"员工应在费用发生后{days}日内提交报销单。",
+        needs=(EvidenceNeed.DEADLINE,),
+        version=version,
+        document_key=key,
+    )
+
+
+def test_two_versions_with_different_day_counts_need_input_naming_versions() -> None:
+    p = plan("报销期限是多久", [EvidenceNeed.DEADLINE])
+    decision = _evaluate(
+        p, search_result(_deadline_doc("c1", 30, "2024版"), _deadline_doc("c2", 60, "2025版"))
+    )
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+    (conflict,) = decision.conflicts
+    assert conflict.kind == "VERSION"
+    assert conflict.versions == ("2024版", "2025版")
+    assert set(conflict.citation_ids) == {"c1", "c2"}
+    assert decision.qualified_citation_ids == ()
+    assert decision.slots[0].reason_code == "VERSION_CONFLICT"
+
+
+def test_question_naming_a_version_resolves_the_version_conflict() -> None:
+    p = plan("2025版报销期限是多久", [EvidenceNeed.DEADLINE], versions=["2025"])
+    decision = _evaluate(
+        p, search_result(_deadline_doc("c1", 30, "2024版"), _deadline_doc("c2", 60, "2025版"))
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_same_text_in_two_versions_is_not_a_conflict() -> None:
+    p = plan("报销期限是多久", [EvidenceNeed.DEADLINE])
+    decision = _evaluate(
+        p, search_result(_deadline_doc("c1", 30, "2024版"), _deadline_doc("c2", 30, "2025版"))
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_different_documents_with_different_time_limits_conflict() -> None:
+    p = plan("报销期限是多久", [EvidenceNeed.DEADLINE])
+    docs = search_result(
+        _deadline_doc("c1", 30, "2025版", key="a"), _deadline_doc("c2", 60, "2025版", key="b")
+    )
+    decision = _evaluate(p, docs)
+    assert decision.status is DecisionStatus.CONFLICT
+    assert decision.conflicts[0].kind == "TIME_LIMIT"
+    assert response_status(decision.status) is ResponseStatus.NEEDS_INPUT
+
+
+def test_different_documents_with_different_amounts_conflict() -> None:
+    p = plan("200元的一笔采购怎么报销", [EvidenceNeed.AMOUNT_RULE], amount="200")
+    other = doc("c2", "单笔金额在300元以下的采购可直接报销。", document_key="other")
+    decision = _evaluate(p, search_result(doc("c1", PER_TRANSACTION), other))
+    assert decision.status is DecisionStatus.CONFLICT
+    assert decision.conflicts[0].kind == "AMOUNT"
+
+
+def test_tasks_and_process_cover_live_state_and_steps() -> None:
+    p = plan(
+        "本月待办和报销流程",
+        [EvidenceNeed.PROCESS_STEPS],
+        tools=(ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH),
+    )
+    decision = _evaluate(
+        p, facts_result(fact()), search_result(doc("c1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,)))
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert _slot(decision, EvidenceNeed.LIVE_STATE).fact_refs == ("fact-1",)
+    assert decision.qualified_fact_refs == ("fact-1",)
+    assert decision.domain_result == "TASKS_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "role", "reason"),
+    [
+        ({"queried_at": NOW - timedelta(seconds=301)}, Role.EMPLOYEE, "FACT_EXPIRED"),
+        ({"ttl_seconds": 0, "queried_at": NOW - timedelta(seconds=1)}, Role.EMPLOYEE, "FACT_EXPIRED"),
+        ({"role": Role.SUPERVISOR}, Role.EMPLOYEE, "FACT_ROLE_MISMATCH"),
+        ({}, None, "FACT_ROLE_MISSING"),
+    ],
+)
+def test_stale_or_unauthorized_fact_does_not_cover_live_state(
+    kwargs: dict[str, Any], role: Role | None, reason: str
+) -> None:
+    p = plan("我的待办", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.MY_CURRENT_TASKS,))
+    decision = _evaluate(p, facts_result(fact(**kwargs)), role=role)
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.slots[0].reason_code == reason
+    assert decision.qualified_fact_refs == ()
+
+
+def test_fact_at_exact_ttl_boundary_still_covers() -> None:
+    p = plan("我的待办", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.MY_CURRENT_TASKS,))
+    decision = _evaluate(p, facts_result(fact(queried_at=NOW - timedelta(seconds=300))))
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_fact_without_clock_fails_closed() -> None:
+    p = plan("我的待办", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.MY_CURRENT_TASKS,))
+    decision = EvidenceEvaluator().evaluate(p, [facts_result(fact())], on_date=TODAY, role=Role.EMPLOYEE)
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+
+
+def test_document_mentioning_crm_proves_nothing_about_crm() -> None:
+    crm = doc(
+        "c1",
+        "公司已接入CRM系统，员工可以在CRM中查询客户信息和欠费状态。",
+        needs=(EvidenceNeed.LIVE_STATE, EvidenceNeed.GENERAL_RULE),
+        claims=(ClaimType.STATE, ClaimType.RULE),
+    )
+    p = plan("你能查CRM吗", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.CAPABILITY_QUERY,))
+    decision = _evaluate(p, search_result(crm))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.qualified_citation_ids == ()
+
+
+def test_capability_fact_covers_capability_question() -> None:
+    p = plan("你能查CRM吗", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.CAPABILITY_QUERY,))
+    decision = _evaluate(p, facts_result(fact("cap-1", fact_type="CAPABILITY")))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.domain_result is None
+
+
+def test_tool_timeout_is_a_reason_code_and_no_evidence() -> None:
+    p = plan("我的待办", [EvidenceNeed.LIVE_STATE], tools=(ToolCode.MY_CURRENT_TASKS,))
+    decision = _evaluate(p, facts_result(fact(), status=ToolStatus.TIMEOUT))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert "TOOL_TIMEOUT" in decision.reason_codes
+
+
+def test_zero_search_results_is_no_evidence() -> None:
+    decision = _evaluate(plan("装修押金多少", [EvidenceNeed.AMOUNT_RULE]), search_result())
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.slots[0].reason_code == "NO_CANDIDATES"
+
+
+@pytest.mark.parametrize(
+    ("needs", "tools", "expected"),
+    [
+        ([], (ToolCode.KNOWLEDGE_SEARCH,), [EvidenceNeed.GENERAL_RULE]),
+        ([], (ToolCode.MY_CURRENT_TASKS,), [EvidenceNeed.LIVE_STATE]),
+        ([EvidenceNeed.DEADLINE], (ToolCode.KNOWLEDGE_SEARCH,), [EvidenceNeed.DEADLINE]),
+        ([], (ToolCode.WORK_REPORT_DRAFT,), []),
+    ],
+)
+def test_effective_needs(
+    needs: list[EvidenceNeed], tools: tuple[ToolCode, ...], expected: list[EvidenceNeed]
+) -> None:
+    assert effective_needs(plan("q", needs, tools=tools)) == expected
+
+
+def test_plan_without_needs_is_judged_as_general_rule() -> None:
+    general = doc("c1", "员工因公发生的费用应当按照本制度规定报销。", needs=(EvidenceNeed.GENERAL_RULE,))
+    decision = _evaluate(plan("报销制度", []), search_result(general))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.slots[0].need is EvidenceNeed.GENERAL_RULE
