@@ -1,0 +1,178 @@
+"""Chinese answer text for live facts, rendered only from the facts' own fields.
+
+Every count, date and score in the text is read from a VERIFIED_FACT's value, so the
+answer can never state a number the domain system did not return (tested by extracting
+the digits of the text and finding each in the facts). Lists use bullets, not numbering,
+for the same reason. Failed calls get a fixed Chinese status message, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import JsonValue
+
+from shifu.contracts.common import ToolStatus
+from shifu.contracts.evidence import ToolResult, VerifiedFact
+
+STATUS_MESSAGES: dict[ToolStatus, str] = {
+    ToolStatus.FORBIDDEN: "当前账号无权查询这项内容。",
+    ToolStatus.UNAVAILABLE: "业务系统暂时不可用，暂时无法读取实时数据，请稍后再试。",
+    ToolStatus.TIMEOUT: "业务系统响应超时，暂时无法读取实时数据，请稍后再试。",
+    ToolStatus.FAILED: "查询没有成功完成，请稍后再试。",
+    ToolStatus.INVALID_ARGUMENTS: "查询条件不完整或不正确，请换个说法再试。",
+    ToolStatus.NO_RESULT: "没有查到相关内容。",
+    ToolStatus.DEDUPLICATED: "同样的查询本次已经执行过。",
+}
+"""User-facing message per non-OK status; NO_EVIDENCE, UNAVAILABLE and FORBIDDEN stay distinct."""
+
+_BULLET = "・"
+
+
+def status_message(result: ToolResult) -> str:
+    """The Chinese message for a call that did not return data."""
+    return STATUS_MESSAGES.get(result.status, STATUS_MESSAGES[ToolStatus.FAILED])
+
+
+def _s(value: JsonValue) -> str:
+    return "" if value is None else str(value)
+
+
+def _md(day: JsonValue) -> str:
+    """`2025-06-10` → `6月10日` (digits taken from the fact's date string)."""
+    text = _s(day)
+    parts = text.split("-")
+    if len(parts) != 3:
+        return text
+    return f"{parts[1].lstrip('0')}月{parts[2].lstrip('0')}日"
+
+
+def _window(value: dict[str, JsonValue]) -> str:
+    start, end = value.get("startDate"), value.get("endDate")
+    if start and end:
+        return f"{_md(start)}" if start == end else f"{_md(start)}至{_md(end)}"
+    if start:
+        return f"{_md(start)}起"
+    if end:
+        return f"截至{_md(end)}"
+    return "目前"
+
+
+def _items(value: JsonValue) -> list[dict[str, JsonValue]]:
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, dict)]
+
+
+def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
+    lines: list[str] = []
+    for fact in facts:
+        v = fact.value
+        if fact.fact_type == "NO_TASKS":
+            lines.append(f"{_window(v)}你没有需要处理的待办。")
+        elif fact.fact_type == "TASKS_SUMMARY":
+            text = f"{_window(v)}你共有 {_s(v['count'])} 项待办"
+            if v.get("overdueCount"):
+                text += f"，其中 {_s(v['overdueCount'])} 项已逾期"
+            lines.append(text + "：")
+        elif fact.fact_type == "TASK":
+            lines.append(
+                f"{_BULLET}{_s(v['title'])}（{_s(v['kind'])}，截止{_md(v['dueDate'])}，{_s(v['statusLabel'])}）"
+            )
+    return lines
+
+
+def _practice(fact: VerifiedFact) -> list[str]:
+    v = fact.value
+    if fact.fact_type == "NO_PRACTICE_RECORDS":
+        return [f"{_window(v)}没有训练记录。"]
+    if fact.fact_type == "PRACTICE_SUMMARY":
+        lines = [
+            f"{_window(v)}你共练习 {_s(v['recordCount'])} 次，平均 {_s(v['averageScore'])} 分，"
+            f"待复盘 {_s(v['pendingReviewCount'])} 次："
+        ]
+        for item in _items(v.get("records")):
+            review = "已复盘" if item.get("reviewDone") else "待复盘"
+            day = _md(item["practicedOn"])
+            lines.append(f"{_BULLET}{_s(item['courseTitle'])}：{_s(item['score'])} 分（{day}，{review}）")
+        return lines
+    lines = [
+        f"{_window(v)}团队 {_s(v['memberCount'])} 人共练习 {_s(v['recordCount'])} 次，"
+        f"待复盘 {_s(v['pendingReviewCount'])} 次："
+    ]
+    for item in _items(v.get("pendingReview")):
+        lines.append(
+            f"{_BULLET}{_s(item['userName'])}：{_s(item['courseTitle'])}（{_md(item['practicedOn'])}，"
+            f"{_s(item['score'])} 分）待复盘"
+        )
+    return lines
+
+
+def _results(fact: VerifiedFact) -> list[str]:
+    v = fact.value
+    if fact.fact_type == "NO_WORK_RESULTS":
+        return [f"{_window(v)}没有工作成果记录。"]
+    lines = [f"{_window(v)}共有 {_s(v['count'])} 项工作成果："]
+    for item in _items(v.get("items")):
+        who = f"{_s(item['userName'])}：" if "userName" in item else ""
+        lines.append(
+            f"{_BULLET}{who}{_s(item['title'])}（{_s(item['statusLabel'])}，{_md(item['submittedOn'])}提交）"
+        )
+    return lines
+
+
+def _candidate(fact: VerifiedFact) -> list[str]:
+    v = fact.value
+    if fact.fact_type == "NO_CANDIDATE_PROGRESS":
+        return ["暂时没有查到你的面试进度记录。"]
+    lines = [f"你目前处于「{_s(v['stage'])}」阶段，状态：{_s(v['stageStatus'])}。"]
+    documents = _items(v.get("documents"))
+    if documents:
+        lines.append("资料情况：" + "；".join(f"{_s(d['name'])}{_s(d['status'])}" for d in documents) + "。")
+    if v.get("nextStep"):
+        lines.append(f"下一步：{_s(v['nextStep'])}。")
+    return lines
+
+
+def _capability(fact: VerifiedFact) -> list[str]:
+    v = fact.value
+    labels = [_s(t.get("label")) for t in _items(v.get("tools"))]
+    lines = ["当前账号可以使用：" + "、".join(labels) + "。" if labels else "当前账号没有可用的查询能力。"]
+    if "requestedSystem" in v:
+        system = _s(v["requestedSystem"])
+        if v.get("requestedSupported"):
+            lines.append(f"「{system}」相关的查询已接入，可以直接问我。")
+        else:
+            lines.append(f"「{system}」目前没有接入，我无法查询或操作该系统的数据。")
+    return lines
+
+
+_RENDERERS = {
+    "PRACTICE_SUMMARY": _practice,
+    "TEAM_PRACTICE_SUMMARY": _practice,
+    "NO_PRACTICE_RECORDS": _practice,
+    "WORK_RESULTS": _results,
+    "TEAM_WORK_RESULTS": _results,
+    "NO_WORK_RESULTS": _results,
+    "CANDIDATE_PROGRESS": _candidate,
+    "NO_CANDIDATE_PROGRESS": _candidate,
+    "CAPABILITY": _capability,
+}
+
+
+def render_facts(facts: Sequence[VerifiedFact]) -> str:
+    """Chinese answer text for the live facts of one or more calls, in order."""
+    task_facts = [f for f in facts if f.fact_type in {"NO_TASKS", "TASKS_SUMMARY", "TASK"}]
+    lines = _tasks(task_facts)
+    for fact in facts:
+        renderer = _RENDERERS.get(fact.fact_type)
+        if renderer is not None:
+            lines.extend(renderer(fact))
+    return "\n".join(lines)
+
+
+def render_result(result: ToolResult) -> str:
+    """The answer text of one call: its facts when OK, else its status message."""
+    if result.status is ToolStatus.OK and result.facts:
+        return render_facts(result.facts)
+    return status_message(result)

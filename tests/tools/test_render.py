@@ -1,0 +1,88 @@
+"""Live answers are rendered from fact fields: every number in the text is in some fact."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+
+from shifu.contracts.common import Intent, ToolCode, ToolStatus
+from shifu.contracts.context import ExecutionContext
+from shifu.contracts.evidence import ToolResult, VerifiedFact
+from shifu.contracts.plan import ToolCall
+from shifu.tools import RunBudget, ToolExecutor
+from shifu.tools.render import STATUS_MESSAGES, render_facts, render_result
+
+Ctx = Callable[..., ExecutionContext]
+
+
+def _numbers_come_from_facts(text: str, facts: list[VerifiedFact]) -> None:
+    corpus = json.dumps([f.value for f in facts], ensure_ascii=False)
+    for number in re.findall(r"\d+", text):
+        assert number in corpus, f"{number} in the answer is not in any fact"
+
+
+@pytest.mark.parametrize(
+    ("actor", "intent", "tool", "arguments"),
+    [
+        ("employee", Intent.LIVE_MY_WORK, ToolCode.MY_CURRENT_TASKS, {"dateRange": "THIS_MONTH"}),
+        ("employee", Intent.LIVE_MY_WORK, ToolCode.MY_CURRENT_TASKS, {"status": "ALL"}),
+        ("employee_other_project", Intent.LIVE_MY_WORK, ToolCode.MY_CURRENT_TASKS, {"dateRange": "TODAY"}),
+        ("employee", Intent.PRACTICE_COACHING, ToolCode.MY_PRACTICE_SUMMARY, {}),
+        ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, {}),
+        ("employee", Intent.LIVE_MY_WORK, ToolCode.MY_WORK_RESULTS, {"dateRange": "THIS_MONTH"}),
+        ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_WORK_RESULTS, {}),
+        ("candidate", Intent.LIVE_MY_WORK, ToolCode.MY_CANDIDATE_PROGRESS, {}),
+        ("employee", Intent.CAPABILITY_QUERY, ToolCode.CAPABILITY_QUERY, {"requestedSystem": "CRM"}),
+    ],
+)
+def test_every_number_in_the_answer_is_in_a_fact(
+    executor: ToolExecutor, ctx_of: Ctx, actor: str, intent: Intent, tool: ToolCode, arguments: dict[str, str]
+) -> None:
+    result = executor.execute(
+        ctx_of(actor), intent, ToolCall(tool=tool, arguments=arguments), budget=RunBudget()
+    )
+    assert result.status is ToolStatus.OK
+    text = render_result(result)
+    assert text.strip()
+    _numbers_come_from_facts(text, result.facts)
+
+
+def test_tasks_answer_names_titles_dates_and_overdue(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.MY_CURRENT_TASKS, arguments={"dateRange": "THIS_MONTH"})
+    text = render_result(executor.execute(ctx_of("employee"), Intent.LIVE_MY_WORK, call, budget=RunBudget()))
+    assert "共有 3 项待办" in text and "其中 1 项已逾期" in text
+    assert "3栋1单元消防通道巡检" in text and "截止6月18日" in text and "已逾期" in text
+
+
+def test_no_tasks_answer_is_explicit(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.MY_CURRENT_TASKS, arguments={"dateRange": "TODAY"})
+    result = executor.execute(ctx_of("employee_other_project"), Intent.LIVE_MY_WORK, call, budget=RunBudget())
+    assert render_result(result) == "6月18日你没有需要处理的待办。"
+
+
+def test_crm_is_answered_as_not_connected(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.CAPABILITY_QUERY, arguments={"requestedSystem": "CRM"})
+    text = render_result(
+        executor.execute(ctx_of("employee"), Intent.CAPABILITY_QUERY, call, budget=RunBudget())
+    )
+    assert "「CRM」目前没有接入" in text and "我的当前待办" in text
+
+
+@pytest.mark.parametrize("status", [s for s in ToolStatus if s is not ToolStatus.OK])
+def test_failed_calls_get_a_fixed_chinese_message(status: ToolStatus) -> None:
+    result = ToolResult(call=ToolCall(tool=ToolCode.MY_CURRENT_TASKS), status=status, reason_code="X")
+    assert render_result(result) == STATUS_MESSAGES[status]
+    assert render_facts([]) == ""
+    assert (
+        len(
+            {
+                STATUS_MESSAGES[ToolStatus.FORBIDDEN],
+                STATUS_MESSAGES[ToolStatus.UNAVAILABLE],
+                STATUS_MESSAGES[ToolStatus.NO_RESULT],
+            }
+        )
+        == 3
+    )
