@@ -1,1 +1,1 @@
-"""Shifu audit layer (see DESIGN.md)."""
+"""Run audit and structured logs: hashes, codes, counts and timings — never personal text."""

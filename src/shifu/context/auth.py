@@ -93,7 +93,11 @@ class TokenVerifier:
 
 
 def issue_token(
-    settings: Settings, principal: Principal, *, now: datetime | None = None, ttl: timedelta = timedelta(hours=12)
+    settings: Settings,
+    principal: Principal,
+    *,
+    now: datetime | None = None,
+    ttl: timedelta = timedelta(hours=12),
 ) -> str:
     """An HS256 token for the embedded identity provider (demo and tests only)."""
     issued = now or datetime.now(UTC)

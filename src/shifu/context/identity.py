@@ -71,7 +71,9 @@ def load_snapshot(session: Session, tenant_id: str, external_id: str) -> OrgSnap
     memberships = session.scalars(select(ProjectMemberRow).where(ProjectMemberRow.user_id == user.id)).all()
     project_ids = tuple(sorted(m.project_id for m in memberships))
     role = Role(user.role)
-    supervised = tuple(sorted(m.project_id for m in memberships if m.is_supervisor and role is Role.SUPERVISOR))
+    supervised = tuple(
+        sorted(m.project_id for m in memberships if m.is_supervisor and role is Role.SUPERVISOR)
+    )
     spaces = list(session.scalars(select(KnowledgeSpaceRow).where(KnowledgeSpaceRow.tenant_id == tenant_id)))
     return OrgSnapshot(
         user_id=user.id,
