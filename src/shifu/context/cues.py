@@ -1,0 +1,196 @@
+"""Small cue lists for conversation repair: cancel, correction, follow-up, references, claims.
+
+This is not intent classification: these cues only decide how a short utterance relates
+to the previous turn ("算了", "不对，是上个月", "那3000呢", "第二项"). All of them live here
+so a reviewer can see every word the context layer reacts to in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shifu.contracts.entities import DocumentRef, OrdinalRef
+
+_PUNCT = "，,。.!！?？；;：:、~～ \t\r\n"
+_PUNCT_RE = re.compile("[" + re.escape(_PUNCT) + "]")
+
+CANCEL_RE = re.compile(
+    r"^(?:那|好吧|嗯)?(?:还是|就|先)?"
+    r"(?:算了|不用了|不用|取消|取消吧|不要了|不需要了|别弄了|不做了|不发了|放弃)"
+    r"(?:吧|啦|呀|哈)?(?:谢谢|谢了)?$"
+)
+"""A whole utterance that cancels a pending draft or clarification (never "怎么取消订单")."""
+
+CORRECTION_PREFIX_RE = re.compile(
+    r"^(?:不对|不是|错了|说错了|搞错了|弄错了)(?:[，,。.!！\s]+|$)|^不[，,。.!！\s]+"
+)
+"""An utterance that starts by rejecting the previous reading ("不对，是上个月")."""
+
+CORRECTION_PHRASE_RE = re.compile(r"^(?:我)?(?:说的是|是说|指的是|问的是|要的是|想问的是)")
+"""An utterance that restates what was meant ("我说的是本周")."""
+
+FOLLOW_UP_PREFIX_RE = re.compile(r"^(?:那么|那如果|那要是|那假如|那|如果|要是|假如|换成|改成)")
+"""Openers of a follow-up that keeps the previous frame ("那如果只签一年呢")."""
+
+FOLLOW_UP_SUFFIX_RE = re.compile(r"(?:的话呢|的话|呢)$")
+"""Closers of a follow-up ("满20年呢")."""
+
+SHORT_FOLLOW_UP_CHARS = 8
+"""A cue-marked utterance without a value is a follow-up only when its remainder is this short."""
+
+MAX_FOLLOW_UP_CHARS = 12
+"""Longer utterances are self-contained questions even with a cue ("如果签3年合同，试用期多久")."""
+
+MAX_RESIDUAL_CHARS = 3
+"""Without a value to substitute, a follow-up may add at most this much ("只签一年" → "只签"; "那江湾呢")."""
+
+SELF_CONTAINED_RE = re.compile(r"[，,？?]|怎么|什么|多少|多久|多长|几|吗|哪|谁|是否|能否|能不能|可不可以")
+"""A remainder with its own question word or clause break is a new question, not a follow-up."""
+
+BARE_NUMBER_RE = re.compile(r"^\d+(?:\.\d+)?$")
+"""A bare number ("3000"), substituted for the previous amount or duration."""
+
+DOCUMENT_REF_CUES: tuple[str, ...] = (
+    "刚才那份",
+    "刚刚那份",
+    "刚才的文件",
+    "刚才那个文件",
+    "那份文件",
+    "那个文件",
+    "这个文件",
+    "那份制度",
+    "那个制度",
+    "原文件",
+    "原文",
+    "原件",
+    "那份",
+)
+"""Expressions that point at the last cited document; longest first wins."""
+
+_CN_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+
+ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个|条|件|份|点|次|位)")
+"""第二项 / 第2个 / 第十条."""
+
+LAST_ITEM_RE = re.compile(r"最后(?:那|一|这)?(?:个|项|条|件|份)|上一个")
+"""最后那个 / 最后一项 / 上一个 → the last item."""
+
+ROLE_WORDS: tuple[str, ...] = (
+    "项目经理",
+    "超级管理员",
+    "管理员",
+    "主管",
+    "经理",
+    "领导",
+    "负责人",
+    "总监",
+    "老板",
+    "督导",
+    "管理层",
+)
+"""Role words in a self-claim ("我是主管"); a claim never grants the role."""
+
+ROLE_CLAIM_RE = re.compile(
+    r"我(?:就|现在|已经|也|可)?(?:是|当上了?|升(?:职)?(?:为|成)了?)[^，,。.!！?？]{0,8}?("
+    + "|".join(ROLE_WORDS)
+    + ")"
+)
+"""我是主管 / 我是华府的项目经理 / 我已经升为主管."""
+
+PERMISSION_CLAIM_RE = re.compile(
+    r"我(?:有|已经有|已有|拿到了?|开通了?|获得了?)[^，,。.!！?？]{0,4}?(?:权限|授权)"
+    r"|(?:已经|已)?(?:给我|为我)(?:开|开通|授予)了?[^，,。]{0,4}?权限"
+    r"|(?:领导|主管|经理|公司)(?:已经)?(?:同意|批准|授权)了?(?:我)"
+)
+"""我有权限 / 已经给我开了权限 / 主管同意我."""
+
+IDENTITY_CLAIM_RE = re.compile(r"我(?:就)?是([\u4e00-\u9fff]{2,3}?)(?:本人|啊|呀|，|,|。|$)")
+"""我是李四 / 我就是张三本人."""
+
+SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+"""Common surnames: "我是李四" is an identity claim, "我是新来的" is not."""
+
+
+def strip_punct(text: str) -> str:
+    """The text without surrounding punctuation and spaces."""
+    return text.strip(_PUNCT)
+
+
+def is_cancel(text: str) -> bool:
+    """True when the whole utterance cancels ("算了" / "不用了" / "取消")."""
+    return CANCEL_RE.match(_PUNCT_RE.sub("", text)) is not None
+
+
+def correction_remainder(text: str) -> str | None:
+    """What follows a correction cue ("不对，是上个月" → "上个月"), or None if it is no correction."""
+    clean = strip_punct(text)
+    match = CORRECTION_PREFIX_RE.match(clean) or CORRECTION_PHRASE_RE.match(clean)
+    if match is None:
+        return None
+    rest = strip_punct(clean[match.end() :])
+    rest = CORRECTION_PHRASE_RE.sub("", rest, count=1)
+    if rest.startswith("是"):
+        rest = rest[1:]
+    return strip_punct(rest)
+
+
+def follow_up_remainder(text: str) -> str | None:
+    """The value part of a follow-up ("那如果只签一年呢" → "只签一年"), or None without a cue."""
+    clean = strip_punct(text)
+    prefix = FOLLOW_UP_PREFIX_RE.match(clean)
+    rest = clean[prefix.end() :] if prefix else clean
+    suffix = FOLLOW_UP_SUFFIX_RE.search(rest)
+    if prefix is None and suffix is None:
+        return None
+    if suffix is not None:
+        rest = rest[: suffix.start()]
+    return strip_punct(rest)
+
+
+def _cn_number(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    if token == "十":
+        return 10
+    if "十" in token:
+        tens, _, ones = token.partition("十")
+        high = _CN_DIGITS.get(tens, 0) if tens else 1
+        low = _CN_DIGITS.get(ones, 0) if ones else 0
+        return high * 10 + low
+    if len(token) == 1:
+        return _CN_DIGITS.get(token)
+    return None
+
+
+def find_ordinals(text: str) -> list[OrdinalRef]:
+    """Ordinal references in the text, in order (used when the entity extractor found none)."""
+    found: list[tuple[int, OrdinalRef]] = []
+    for match in ORDINAL_RE.finditer(text):
+        number = _cn_number(match.group(1))
+        if number is not None and number >= 1:
+            found.append((match.start(), OrdinalRef(index=number, text=match.group(0))))
+    for match in LAST_ITEM_RE.finditer(text):
+        found.append((match.start(), OrdinalRef(index=-1, text=match.group(0))))
+    return [ref for _, ref in sorted(found, key=lambda pair: pair[0])]
+
+
+def find_document_refs(text: str) -> list[DocumentRef]:
+    """References to the last cited document (used when the entity extractor found none)."""
+    for cue in DOCUMENT_REF_CUES:
+        if cue in text:
+            return [DocumentRef(text=cue)]
+    return []

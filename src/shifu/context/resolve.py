@@ -1,0 +1,273 @@
+"""Resolve a question against the conversation state: relation, goal, references, gaps.
+
+Conversation repair, not intent classification: the resolver decides whether the question
+is a new topic, a follow-up on the previous frame ("满20年呢"), a correction ("不对，是上个
+月"), a reference to something listed or cited ("第二项", "刚才那份") or a cancel ("算了").
+It resolves references to server-side ids only (factRef / citationId) — never to content —
+and when a reference has nothing to point at it reports REFERENCE_UNRESOLVED so the runtime
+asks (NEEDS_INPUT) instead of guessing. User claims ("我是主管") become USER_ASSERTIONs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shifu.context import cues
+from shifu.context.state import ConversationState, PendingItem, QuestionFrame
+from shifu.context.transitions import cancel_pending, invalidate_fact_refs
+from shifu.contracts.common import ContextRelation, Intent
+from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
+from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef
+
+REFERENCE_UNRESOLVED = "REFERENCE_UNRESOLVED"
+"""Gap: a reference, follow-up or correction with nothing in the conversation to point at."""
+CORRECTION_VALUE_MISSING = "CORRECTION_VALUE_MISSING"
+"""Gap: "不对" without saying what is right."""
+
+_UNIT_SUFFIX_RE = re.compile(r"(元|块钱|块|万元|万)$")
+_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+_SUBSTITUTABLE = ("dates", "durations", "amounts", "locations", "versions")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Everything the runtime needs from context resolution for one question."""
+
+    context: ResolvedContext
+    """The resolved context handed to the planner."""
+    effective_question: str
+    """What the planner should plan: the question, or the previous frame with the new value."""
+    state: ConversationState
+    """The state after repair (a correction drops old fact refs; a cancel clears the pending item)."""
+    cancelled: PendingItem | None = None
+    """The draft or clarification a CANCEL closed, if any."""
+
+
+_FRAMELESS_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY})
+
+
+def turn_frame(
+    resolution: Resolution, *, intent: Intent | None, entities: ExtractedEntities
+) -> QuestionFrame | None:
+    """The frame to remember after this turn, or None to keep the previous goal.
+
+    A reference ("第二项"), a cancel, an unresolved turn or small talk keeps the goal, so a
+    later follow-up or correction still re-plans the question the user was working on.
+    `entities` are those of the effective question.
+    """
+    relation = resolution.context.relation
+    if relation in (ContextRelation.REFERENCE, ContextRelation.CANCEL) or resolution.context.gaps:
+        return None
+    if intent in _FRAMELESS_INTENTS:
+        return None
+    return QuestionFrame(question=resolution.effective_question, intent=intent, entities=entities)
+
+
+def find_assertions(question: str, entities: ExtractedEntities) -> list[UserAssertion]:
+    """Claims about role, permission or identity; recorded as USER_ASSERTION, never authorization."""
+    found: list[UserAssertion] = []
+    role = cues.ROLE_CLAIM_RE.search(question)
+    if role:
+        found.append(UserAssertion(kind="ROLE_CLAIM", text=role.group(0)))
+    permission = cues.PERMISSION_CLAIM_RE.search(question)
+    if permission:
+        found.append(UserAssertion(kind="PERMISSION_CLAIM", text=permission.group(0)))
+    identity = None if role else cues.IDENTITY_CLAIM_RE.search(question)
+    if identity:
+        name = identity.group(1)
+        named = {person.name for person in entities.persons}
+        if name in named or name[0] in cues.SURNAMES:
+            found.append(UserAssertion(kind="IDENTITY_CLAIM", text=identity.group(0).rstrip("，,。")))
+    return found
+
+
+def _ordinals(question: str, entities: ExtractedEntities) -> list[OrdinalRef]:
+    return list(entities.ordinals) or cues.find_ordinals(question)
+
+
+def _document_refs(question: str, entities: ExtractedEntities) -> list[DocumentRef]:
+    return list(entities.document_refs) or cues.find_document_refs(question)
+
+
+def _pick(count: int, index: int) -> int | None:
+    """0-based position for a 1-based ordinal (-1 = last), or None when out of range."""
+    if count == 0:
+        return None
+    position = count - 1 if index == -1 else index - 1
+    return position if 0 <= position < count else None
+
+
+def _resolve_references(
+    question: str, state: ConversationState, entities: ExtractedEntities
+) -> tuple[list[ResolvedReference], bool, bool]:
+    """(references, found any referring expression, all of them resolved)."""
+    references: list[ResolvedReference] = []
+    ordinals = _ordinals(question, entities)
+    documents = _document_refs(question, entities)
+    resolved = True
+    document_keys = list(dict.fromkeys(c.document_key for c in state.citations))
+    for ordinal in ordinals:
+        if state.fact_refs:
+            position = _pick(len(state.fact_refs), ordinal.index)
+            if position is not None:
+                ref = state.fact_refs[position]
+                references.append(ResolvedReference(kind="FACT_ITEM", fact_ref=ref.ref_id, text=ordinal.text))
+                continue
+        elif document_keys:
+            position = _pick(len(document_keys), ordinal.index)
+            if position is not None:
+                key = document_keys[position]
+                citation = next(c for c in state.citations if c.document_key == key)
+                references.append(
+                    ResolvedReference(kind="DOCUMENT", citation_id=citation.citation_id, text=ordinal.text)
+                )
+                continue
+        resolved = False
+    if documents and not ordinals:
+        if state.citations:
+            first = state.citations[0]
+            references.append(
+                ResolvedReference(kind="DOCUMENT", citation_id=first.citation_id, text=documents[0].text)
+            )
+        else:
+            resolved = False
+    return references, bool(ordinals or documents), resolved
+
+
+def _has_value(entities: ExtractedEntities, remainder: str) -> bool:
+    return any(getattr(entities, kind) for kind in _SUBSTITUTABLE) or bool(
+        cues.BARE_NUMBER_RE.match(remainder)
+    )
+
+
+def _substitutes(frame: QuestionFrame | None, entities: ExtractedEntities) -> bool:
+    """True when the new value has a counterpart of the same kind in the previous question."""
+    return frame is not None and any(
+        getattr(entities, kind) and getattr(frame.entities, kind) for kind in _SUBSTITUTABLE
+    )
+
+
+def _residual(remainder: str, entities: ExtractedEntities) -> str:
+    """The remainder without its values: what the follow-up says besides the new value."""
+    for kind in _SUBSTITUTABLE:
+        for item in getattr(entities, kind):
+            remainder = remainder.replace(item.text, "")
+    return _NUMBER_RE.sub("", remainder)
+
+
+def _is_follow_up(remainder: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> bool:
+    """A cue-marked utterance is a follow-up when it is short and only swaps a value, or is very short.
+
+    "那我本周的待办呢" says more than a value ("我的待办") and has no counterpart in the
+    previous question, so it is a question of its own, not a follow-up.
+    """
+    if len(remainder) > cues.MAX_FOLLOW_UP_CHARS or cues.SELF_CONTAINED_RE.search(remainder):
+        return False
+    if _substitutes(frame, entities):
+        return True
+    if len(_residual(remainder, entities)) > cues.MAX_RESIDUAL_CHARS:
+        return False
+    return _has_value(entities, remainder) or len(remainder) <= cues.SHORT_FOLLOW_UP_CHARS
+
+
+def resolve(question: str, state: ConversationState, *, entities: ExtractedEntities) -> Resolution:
+    """Resolve `question` against `state`; pure (the caller commits the returned state)."""
+    frame = state.frame
+    base = {
+        "goal": frame.question if frame else None,
+        "previous_intent": frame.intent if frame else None,
+        "entities": entities,
+        "user_assertions": find_assertions(question, entities),
+    }
+    if cues.is_cancel(question):
+        next_state, cancelled = cancel_pending(state)
+        context = ResolvedContext(relation=ContextRelation.CANCEL, **base)
+        return Resolution(context, question, next_state, cancelled)
+
+    correction = cues.correction_remainder(question)
+    if correction is not None:
+        frame_ref = [ResolvedReference(kind="FRAME", text=question)] if frame else []
+        gaps = [] if frame else [REFERENCE_UNRESOLVED]
+        if frame and not _has_value(entities, correction):
+            gaps.append(CORRECTION_VALUE_MISSING)
+        context = ResolvedContext(
+            relation=ContextRelation.CORRECTION, references=frame_ref, gaps=gaps, **base
+        )
+        effective = substitute(frame, correction, entities) if frame and not gaps else question
+        return Resolution(context, effective, invalidate_fact_refs(state))
+
+    references, referring, resolved = _resolve_references(question, state, entities)
+    if referring:
+        gaps = [] if resolved else [REFERENCE_UNRESOLVED]
+        context = ResolvedContext(
+            relation=ContextRelation.REFERENCE, references=references, gaps=gaps, **base
+        )
+        return Resolution(context, question, state)
+
+    remainder = cues.follow_up_remainder(question)
+    if remainder is not None and _is_follow_up(remainder, entities, frame):
+        if frame is None:
+            context = ResolvedContext(relation=ContextRelation.FOLLOW_UP, gaps=[REFERENCE_UNRESOLVED], **base)
+            return Resolution(context, question, state)
+        context = ResolvedContext(
+            relation=ContextRelation.FOLLOW_UP,
+            references=[ResolvedReference(kind="FRAME", text=question)],
+            **base,
+        )
+        return Resolution(context, substitute(frame, remainder, entities), state)
+
+    context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
+    return Resolution(context, question, state)
+
+
+def resolve_context(
+    question: str, state: ConversationState, *, entities: ExtractedEntities
+) -> ResolvedContext:
+    """The ResolvedContext of `question` (see `resolve` for the effective question and state)."""
+    return resolve(question, state, entities=entities).context
+
+
+def effective_question(question: str, state: ConversationState, *, entities: ExtractedEntities) -> str:
+    """The question the planner should plan ("满20年呢" → the previous question with 20年)."""
+    return resolve(question, state, entities=entities).effective_question
+
+
+def _replace_amount(old_text: str, new_text: str) -> str:
+    """Keep the old unit when the new value is bare ("500元" + "3000" → "3000元")."""
+    unit = _UNIT_SUFFIX_RE.search(old_text)
+    if unit and not _UNIT_SUFFIX_RE.search(new_text):
+        return new_text + unit.group(1)
+    return new_text
+
+
+def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities) -> str:
+    """The previous question with the first entity of a matching kind replaced by the new one.
+
+    Falls back to "<new value>，<previous question>" when the previous question has no
+    entity of that kind, so the planner still sees both.
+    """
+    previous = frame.question
+    for kind in _SUBSTITUTABLE:
+        new_items = getattr(entities, kind)
+        old_items = getattr(frame.entities, kind)
+        if not new_items or not old_items:
+            continue
+        old_text, new_text = old_items[0].text, new_items[0].text
+        if kind == "amounts":
+            new_text = _replace_amount(old_text, new_text)
+        if old_text in previous:
+            return previous.replace(old_text, new_text, 1)
+    if cues.BARE_NUMBER_RE.match(remainder):
+        for kind in ("amounts", "durations"):
+            old_items = getattr(frame.entities, kind)
+            if old_items and old_items[0].text in previous:
+                old_text = old_items[0].text
+                if _NUMBER_RE.search(old_text):
+                    new_text = _NUMBER_RE.sub(remainder, old_text, count=1)
+                else:
+                    new_text = _replace_amount(old_text, remainder) if kind == "amounts" else remainder
+                return previous.replace(old_text, new_text, 1)
+    if not remainder:
+        return previous
+    return f"{remainder}，{previous}"

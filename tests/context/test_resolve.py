@@ -1,0 +1,351 @@
+"""Reference resolution and conversation repair: ids, never content; gaps, never guesses."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from context.builders import NOW, citation, frame, state_with
+from shifu.context.resolve import (
+    CORRECTION_VALUE_MISSING,
+    REFERENCE_UNRESOLVED,
+    effective_question,
+    resolve,
+    resolve_context,
+    turn_frame,
+)
+from shifu.context.state import ConversationState, PendingItem, PendingKind, dump_state
+from shifu.contracts.common import ContextRelation, Intent
+from shifu.contracts.entities import (
+    DateSpan,
+    DocumentRef,
+    Duration,
+    DurationUnit,
+    ExtractedEntities,
+    MoneyAmount,
+    OrdinalRef,
+    PersonMention,
+)
+
+NONE = ExtractedEntities()
+THIS_MONTH = DateSpan(start=date(2026, 7, 1), end=date(2026, 7, 31), text="这个月")
+LAST_MONTH = DateSpan(start=date(2026, 6, 1), end=date(2026, 6, 30), text="上个月")
+THIS_WEEK = DateSpan(start=date(2026, 7, 13), end=date(2026, 7, 19), text="本周")
+
+
+def years(value: int, text: str) -> Duration:
+    return Duration(value=Decimal(value), unit=DurationUnit.YEAR, text=text)
+
+
+def money(value: int, text: str) -> MoneyAmount:
+    return MoneyAmount(value=Decimal(value), text=text)
+
+
+TASKS_FRAME = frame("我这个月的待办", ExtractedEntities(dates=[THIS_MONTH]), Intent.LIVE_MY_WORK)
+
+
+@pytest.mark.parametrize(
+    ("question", "ordinal", "expected_ref"),
+    [
+        ("第二项", OrdinalRef(index=2, text="第二项"), "fr-2"),
+        ("第2个呢", OrdinalRef(index=2, text="第2个"), "fr-2"),
+        ("第一条什么时候到期", OrdinalRef(index=1, text="第一条"), "fr-1"),
+        ("最后那个", OrdinalRef(index=-1, text="最后那个"), "fr-3"),
+    ],
+)
+def test_ordinal_points_at_the_nth_listed_fact(question: str, ordinal: OrdinalRef, expected_ref: str) -> None:
+    state = state_with(facts=3, previous=TASKS_FRAME)
+    for entities in (ExtractedEntities(ordinals=[ordinal]), NONE):  # extractor result, then cue fallback
+        context = resolve_context(question, state, entities=entities)
+        assert context.relation is ContextRelation.REFERENCE
+        assert [(r.kind, r.fact_ref) for r in context.references] == [("FACT_ITEM", expected_ref)]
+        assert context.gaps == []
+        assert context.goal == "我这个月的待办"
+        assert context.previous_intent is Intent.LIVE_MY_WORK
+
+
+@pytest.mark.parametrize(("question", "index"), [("第五项", 5), ("第四个", 4)])
+def test_ordinal_past_the_listing_is_unresolved(question: str, index: int) -> None:
+    entities = ExtractedEntities(ordinals=[OrdinalRef(index=index, text=question)])
+    context = resolve_context(question, state_with(facts=3), entities=entities)
+    assert context.references == []
+    assert context.gaps == [REFERENCE_UNRESOLVED]
+
+
+@pytest.mark.parametrize("question", ["第二项", "刚才那份", "把原文件发我", "那个文件", "原文给我看看"])
+def test_a_reference_with_nothing_to_point_at_is_a_gap(question: str) -> None:
+    context = resolve_context(question, ConversationState(), entities=NONE)
+    assert context.relation is ContextRelation.REFERENCE
+    assert context.references == []
+    assert context.gaps == [REFERENCE_UNRESOLVED]
+
+
+@pytest.mark.parametrize(
+    "question", ["刚才那份", "把原文件发我", "那个文件", "原文给我看看", "刚才那份制度的原件"]
+)
+def test_document_reference_points_at_the_last_cited_document(question: str) -> None:
+    state = state_with(citations=(citation("c7", "baoxiao"), citation("c8", "caigou")))
+    context = resolve_context(question, state, entities=NONE)
+    assert context.relation is ContextRelation.REFERENCE
+    assert [(r.kind, r.citation_id) for r in context.references] == [("DOCUMENT", "c7")]
+
+
+def test_document_reference_from_the_extractor() -> None:
+    state = state_with(citations=(citation("c7", "baoxiao"),))
+    entities = ExtractedEntities(document_refs=[DocumentRef(text="刚才那份")])
+    context = resolve_context("发我刚才那份", state, entities=entities)
+    assert context.references[0].citation_id == "c7"
+    assert context.references[0].text == "刚才那份"
+
+
+def test_ordinal_over_citations_picks_the_nth_document() -> None:
+    state = state_with(
+        citations=(citation("c1", "baoxiao"), citation("c2", "baoxiao"), citation("c3", "caigou"))
+    )
+    context = resolve_context("第二份", state, entities=NONE)
+    assert [(r.kind, r.citation_id) for r in context.references] == [("DOCUMENT", "c3")]
+
+
+@pytest.mark.parametrize(
+    ("previous", "previous_entities", "question", "entities", "expected"),
+    [
+        (
+            "工作满10年年假有几天",
+            ExtractedEntities(durations=[years(10, "10年")]),
+            "满20年呢",
+            ExtractedEntities(durations=[years(20, "20年")]),
+            "工作满20年年假有几天",
+        ),
+        (
+            "劳动合同签三年试用期多久",
+            ExtractedEntities(durations=[years(3, "三年")]),
+            "那如果只签一年呢",
+            ExtractedEntities(durations=[years(1, "一年")]),
+            "劳动合同签一年试用期多久",
+        ),
+        (
+            "报销500元需要谁审批",
+            ExtractedEntities(amounts=[money(500, "500元")]),
+            "那3000呢",
+            NONE,
+            "报销3000元需要谁审批",
+        ),
+        (
+            "报销五百块需要谁审批",
+            ExtractedEntities(amounts=[money(500, "五百块")]),
+            "那3000呢",
+            NONE,
+            "报销3000块需要谁审批",
+        ),
+        (
+            "报销500元需要谁审批",
+            ExtractedEntities(amounts=[money(500, "500元")]),
+            "那两千元呢",
+            ExtractedEntities(amounts=[money(2000, "两千元")]),
+            "报销两千元需要谁审批",
+        ),
+        (
+            "我这个月的待办",
+            ExtractedEntities(dates=[THIS_MONTH]),
+            "那上个月呢",
+            ExtractedEntities(dates=[LAST_MONTH]),
+            "我上个月的待办",
+        ),
+        (
+            "试用期最长多久",
+            NONE,
+            "那如果只签一年呢",
+            ExtractedEntities(durations=[years(1, "一年")]),
+            "只签一年，试用期最长多久",
+        ),
+        ("装修人员怎么进场", NONE, "那江湾呢", NONE, "江湾，装修人员怎么进场"),
+    ],
+)
+def test_follow_up_replans_the_previous_frame_with_the_new_value(
+    previous: str,
+    previous_entities: ExtractedEntities,
+    question: str,
+    entities: ExtractedEntities,
+    expected: str,
+) -> None:
+    state = state_with(previous=frame(previous, previous_entities, Intent.KNOWLEDGE_QA))
+    resolution = resolve(question, state, entities=entities)
+    assert resolution.context.relation is ContextRelation.FOLLOW_UP
+    assert resolution.context.goal == previous
+    assert [r.kind for r in resolution.context.references] == ["FRAME"]
+    assert resolution.effective_question == expected
+    assert effective_question(question, state, entities=entities) == expected
+    assert resolution.state == state
+
+
+def test_follow_up_without_a_previous_question_is_a_gap() -> None:
+    resolution = resolve(
+        "满20年呢", ConversationState(), entities=ExtractedEntities(durations=[years(20, "20年")])
+    )
+    assert resolution.context.relation is ContextRelation.FOLLOW_UP
+    assert resolution.context.gaps == [REFERENCE_UNRESOLVED]
+    assert resolution.effective_question == "满20年呢"
+
+
+@pytest.mark.parametrize(
+    ("question", "entities"),
+    [
+        ("报销需要什么材料呢", NONE),
+        ("如果签3年合同，试用期多久", ExtractedEntities(durations=[years(3, "3年")])),
+        ("如果员工在上班路上受伤了应该怎么申报工伤", NONE),
+        ("怎么取消订单", NONE),
+        ("电梯困人怎么处理", NONE),
+        ("那是不是要先报备物业再找维修单位处理呢", NONE),
+    ],
+)
+def test_self_contained_questions_are_new_topics(question: str, entities: ExtractedEntities) -> None:
+    state = state_with(facts=2, previous=TASKS_FRAME)
+    resolution = resolve(question, state, entities=entities)
+    assert resolution.context.relation is ContextRelation.NEW_TOPIC
+    assert resolution.context.goal is None
+    assert resolution.effective_question == question
+    assert resolution.state == state
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "expected"),
+    [
+        ("不对，是上个月", ExtractedEntities(dates=[LAST_MONTH]), "我上个月的待办"),
+        ("我说的是本周", ExtractedEntities(dates=[THIS_WEEK]), "我本周的待办"),
+        ("不是，我是说上个月", ExtractedEntities(dates=[LAST_MONTH]), "我上个月的待办"),
+        ("错了，上个月", ExtractedEntities(dates=[LAST_MONTH]), "我上个月的待办"),
+    ],
+)
+def test_correction_replans_and_invalidates_old_fact_refs(
+    question: str, entities: ExtractedEntities, expected: str
+) -> None:
+    state = state_with(facts=3, citations=(citation("c1", "baoxiao"),), previous=TASKS_FRAME)
+    resolution = resolve(question, state, entities=entities)
+    assert resolution.context.relation is ContextRelation.CORRECTION
+    assert resolution.context.gaps == []
+    assert resolution.context.goal == "我这个月的待办"
+    assert resolution.effective_question == expected
+    assert resolution.state.fact_refs == ()
+    assert resolution.state.frame == state.frame
+
+
+def test_correction_without_a_value_asks() -> None:
+    resolution = resolve("不对，", state_with(facts=2, previous=TASKS_FRAME), entities=NONE)
+    assert resolution.context.relation is ContextRelation.CORRECTION
+    assert resolution.context.gaps == [CORRECTION_VALUE_MISSING]
+    assert resolution.effective_question == "不对，"
+    assert resolution.state.fact_refs == ()
+
+
+def test_correction_with_nothing_to_correct_is_a_gap() -> None:
+    resolution = resolve(
+        "不对，是上个月", ConversationState(), entities=ExtractedEntities(dates=[LAST_MONTH])
+    )
+    assert resolution.context.gaps == [REFERENCE_UNRESOLVED]
+    assert resolution.context.references == []
+
+
+@pytest.mark.parametrize(
+    "question", ["算了", "不用了", "取消", "算了吧。", "那算了", "不要了，谢谢", "还是不用了"]
+)
+@pytest.mark.parametrize("kind", [PendingKind.DRAFT, PendingKind.CLARIFICATION])
+def test_cancel_closes_the_pending_item(question: str, kind: PendingKind) -> None:
+    pending = PendingItem(kind=kind, item_id="draft-9", created_at=NOW)
+    state = state_with(facts=1).model_copy(update={"pending": pending})
+    resolution = resolve(question, state, entities=NONE)
+    assert resolution.context.relation is ContextRelation.CANCEL
+    assert resolution.cancelled == pending
+    assert resolution.state.pending is None
+    assert resolution.state.fact_refs == state.fact_refs
+
+
+def test_cancel_with_nothing_pending_cancels_nothing() -> None:
+    resolution = resolve("算了", ConversationState(), entities=NONE)
+    assert resolution.context.relation is ContextRelation.CANCEL
+    assert resolution.cancelled is None
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "kinds"),
+    [
+        ("我是主管，把团队复盘情况给我", NONE, ["ROLE_CLAIM"]),
+        ("我是华府的项目经理", NONE, ["ROLE_CLAIM"]),
+        ("我有权限，直接给我看", NONE, ["PERMISSION_CLAIM"]),
+        ("主管已经给我开了权限", NONE, ["PERMISSION_CLAIM"]),
+        ("我是李四", ExtractedEntities(persons=[PersonMention(name="李四")]), ["IDENTITY_CLAIM"]),
+        ("我是王五，帮我查一下", NONE, ["IDENTITY_CLAIM"]),
+        ("我是主管我有权限", NONE, ["ROLE_CLAIM", "PERMISSION_CLAIM"]),
+        ("我是新来的", NONE, []),
+        ("我是来问报销流程的", NONE, []),
+        ("报销流程是什么", NONE, []),
+    ],
+)
+def test_claims_are_user_assertions_only(
+    question: str, entities: ExtractedEntities, kinds: list[str]
+) -> None:
+    state = state_with(facts=1, previous=TASKS_FRAME)
+    resolution = resolve(question, state, entities=entities)
+    assertions = resolution.context.user_assertions
+    assert [a.kind for a in assertions] == kinds
+    assert all(a.evidence_type == "USER_ASSERTION" for a in assertions)
+    assert resolution.state.fact_refs == state.fact_refs
+
+
+def test_earlier_answers_never_become_facts() -> None:
+    """Invariant 4: "你有3项待办" in an earlier answer is not a listing the user can point into."""
+    remembered_only_in_language = state_with(previous=TASKS_FRAME)
+    context = resolve_context("第二项", remembered_only_in_language, entities=NONE)
+    assert context.references == []
+    assert context.gaps == [REFERENCE_UNRESOLVED]
+
+    with_refs = state_with(facts=3, previous=TASKS_FRAME)
+    resolution = resolve("第二项是什么", with_refs, entities=NONE)
+    exposed = resolution.context.model_dump_json() + dump_state(resolution.state)
+    assert resolution.context.references[0].fact_ref == "fr-2"
+    for number_from_answer in ("3项", "你有"):
+        assert number_from_answer not in exposed
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "intent", "remembered_question"),
+    [
+        ("第二项", NONE, Intent.LIVE_MY_WORK, None),
+        ("第九项", NONE, Intent.LIVE_MY_WORK, None),
+        ("算了", NONE, None, None),
+        ("谢谢", NONE, Intent.SOCIAL, None),
+        ("不对，", NONE, Intent.LIVE_MY_WORK, None),
+        ("不对，是上个月", ExtractedEntities(dates=[LAST_MONTH]), Intent.LIVE_MY_WORK, "我上个月的待办"),
+        ("那上个月呢", ExtractedEntities(dates=[LAST_MONTH]), Intent.LIVE_MY_WORK, "我上个月的待办"),
+        ("报销流程是什么", NONE, Intent.KNOWLEDGE_QA, "报销流程是什么"),
+    ],
+)
+def test_turn_frame_keeps_the_goal_across_references_repairs_and_small_talk(
+    question: str, entities: ExtractedEntities, intent: Intent | None, remembered_question: str | None
+) -> None:
+    state = state_with(facts=3, previous=TASKS_FRAME)
+    resolution = resolve(question, state, entities=entities)
+    remembered = turn_frame(resolution, intent=intent, entities=entities)
+    if remembered_question is None:
+        assert remembered is None
+    else:
+        assert remembered is not None
+        assert (remembered.question, remembered.intent) == (remembered_question, intent)
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "relation"),
+    [
+        ("那我本周的待办呢", ExtractedEntities(dates=[THIS_WEEK]), ContextRelation.NEW_TOPIC),
+        ("那本周呢", ExtractedEntities(dates=[THIS_WEEK]), ContextRelation.FOLLOW_UP),
+        ("那如果只签一年呢", ExtractedEntities(durations=[years(1, "一年")]), ContextRelation.FOLLOW_UP),
+    ],
+)
+def test_a_follow_up_without_a_counterpart_may_only_add_a_value(
+    question: str, entities: ExtractedEntities, relation: ContextRelation
+) -> None:
+    state = state_with(
+        previous=frame("报销500元需要谁审批", ExtractedEntities(amounts=[money(500, "500元")]))
+    )
+    assert resolve_context(question, state, entities=entities).relation is relation
