@@ -39,12 +39,19 @@ def ref_scope(ctx: ExecutionContext) -> RefScope:
     )
 
 
+def is_listed_item(fact_type: str) -> bool:
+    """Whether a fact is an item the user sees numbered (第二项), not a summary or an empty marker."""
+    return not fact_type.endswith("SUMMARY") and not fact_type.startswith("NO_")
+
+
 def fact_ref_records(results: Sequence[ToolResult], ctx: ExecutionContext) -> tuple[FactRefRecord, ...]:
     """References to every fact the turn listed, numbered in listing order (第一项 = 1)."""
     scope = ref_scope(ctx)
     records: list[FactRefRecord] = []
     for result in results:
         for fact in result.facts:
+            if not is_listed_item(fact.fact_type):
+                continue
             records.append(
                 FactRefRecord(
                     ref_id=fact.fact_ref,
