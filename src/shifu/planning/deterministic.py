@@ -1,0 +1,216 @@
+"""The embedded planner: a trained classifier plus deterministic entities, no model endpoint.
+
+It is the default when no model is configured and the fallback when a model plan fails
+validation. The intent comes from the calibrated classifier (`classifier.py`), never from
+keyword branches; below the confidence bar the plan is CLARIFY with the likeliest
+options — never a blanket KNOWLEDGE_QA (seed 001 §6.1). It does not take the user's role:
+understanding is independent of authorization, and policy refuses what a role may not do.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from shifu.contracts.common import ContextRelation, EvidenceNeed, Intent, PlannerKind
+from shifu.contracts.context import ResolvedContext
+from shifu.contracts.entities import ExtractedEntities
+from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
+from shifu.nlp.entities import extract_entities, normalize_text
+from shifu.planning.classifier import DATA_FILE, Prediction, UtteranceClassifier, trained_classifier
+from shifu.planning.outcome import PlanningOutcome, ReasonCode
+from shifu.planning.tool_calls import (
+    DRAFT_TOOLS,
+    EXTERNAL_TOOLS,
+    build_tool_calls,
+    choose_tool_set,
+    widen_with_search,
+)
+
+CONFIDENCE_THRESHOLD = 0.40
+"""Below this calibrated probability the planner asks instead of guessing."""
+
+_FOLLOW_UPS = frozenset({ContextRelation.FOLLOW_UP, ContextRelation.CORRECTION, ContextRelation.REFERENCE})
+_LEADING_FILLER = re.compile(r"^(?:请问|你好|您好|师傅|老师|hi|hello)[，,！!。\s]*", re.IGNORECASE)
+_LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
+_NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
+_DOCUMENT_NEEDS = frozenset(EvidenceNeed) - {EvidenceNeed.LIVE_STATE}
+
+
+def normalize_question(question: str) -> str:
+    """The retrieval form of a question: NFKC, collapsed spaces, no leading greeting.
+
+    It only ever removes fillers, so every number, date, comparator, negation and
+    version survives verbatim (the fidelity validator checks this for every planner).
+    """
+    text = normalize_text(question)
+    stripped = _LEADING_FILLER.sub("", text)
+    return stripped or text
+
+
+class DeterministicPlanner:
+    """Plans from the trained utterance classifier and the deterministic entity extractor."""
+
+    def __init__(
+        self,
+        classifier: UtteranceClassifier | None = None,
+        *,
+        data_file: Path = DATA_FILE,
+        threshold: float = CONFIDENCE_THRESHOLD,
+    ) -> None:
+        self._classifier = classifier
+        self._data_file = data_file
+        self._threshold = threshold
+
+    @property
+    def classifier(self) -> UtteranceClassifier:
+        """The fitted classifier, trained on first use."""
+        if self._classifier is None:
+            self._classifier = trained_classifier(self._data_file)
+        return self._classifier
+
+    def intent_probability(self, question: str, intent: str) -> float:
+        """Calibrated probability of `intent` for `question` (confidence of a model plan)."""
+        prediction = self.classifier.predict(normalize_question(question), None)
+        return next((p for i, p in prediction.intents if i.value == intent), 0.0)
+
+    def plan(
+        self,
+        question: str,
+        resolved: ResolvedContext,
+        *,
+        now: datetime,
+        tz: ZoneInfo,
+        has_attachments: bool = False,
+    ) -> PlanningOutcome:
+        """Plan one question; see the module docstring."""
+        started = time.perf_counter()
+        plan = self.build_plan(question, resolved, now=now, tz=tz, has_attachments=has_attachments)
+        latency = (time.perf_counter() - started) * 1000
+        return PlanningOutcome(
+            plan=plan,
+            planner=PlannerKind.DETERMINISTIC,
+            reason_code=ReasonCode.MODEL_NOT_CONFIGURED,
+            model_calls=0,
+            latency_ms=latency,
+        )
+
+    def build_plan(
+        self,
+        question: str,
+        resolved: ResolvedContext,
+        *,
+        now: datetime,
+        tz: ZoneInfo,
+        has_attachments: bool = False,
+    ) -> SemanticQueryPlan:
+        """The plan itself (the fallback planner wraps it with its own reason code)."""
+        normalized = normalize_question(question)
+        entities = extract_entities(question, now=now, tz=tz)
+        prediction = self._predict(normalized, entities, resolved)
+        intent, confidence = prediction.intents[0]
+        follow_up = resolved.relation in _FOLLOW_UPS and bool(resolved.goal)
+        if intent is Intent.CLARIFY or confidence < self._threshold:
+            return self._clarify(question, normalized, entities, prediction)
+        if has_attachments and intent is Intent.KNOWLEDGE_QA:
+            intent = Intent.MEDIA_UNDERSTANDING
+        needs = self._needs(intent, prediction.needs, entities)
+        tools = choose_tool_set(intent, prediction.tool_sets)
+        if any(n in _DOCUMENT_NEEDS for n in needs):
+            tools = widen_with_search(intent, tools)
+        if intent is Intent.KNOWLEDGE_QA and any(ref.kind == "FACT_ITEM" for ref in resolved.references):
+            intent, tools = Intent.LIVE_MY_WORK, choose_tool_set(Intent.LIVE_MY_WORK, ())
+            tools = tools | {t for t in choose_tool_set(Intent.KNOWLEDGE_QA, ())}
+        dates = entities.dates or (resolved.entities.dates if follow_up else [])
+        query = f"{resolved.goal} {normalized}" if follow_up and resolved.goal else normalized
+        citation = next((r.citation_id for r in resolved.references if r.citation_id), None)
+        calls = build_tool_calls(
+            tools,
+            query=query,
+            question=normalized,
+            domain=prediction.domain,
+            entities=entities,
+            dates=dates,
+            today=(now.astimezone(tz) if now.tzinfo else now).date(),
+            citation_id=citation,
+        )
+        missing = ["attachment"] if intent is Intent.MEDIA_UNDERSTANDING and not has_attachments else []
+        return SemanticQueryPlan(
+            question=question,
+            normalized_question=normalized,
+            intent=intent,
+            confidence=round(confidence, 4),
+            domain=prediction.domain if intent not in (Intent.SOCIAL, Intent.CLARIFY) else None,
+            entities=entities,
+            evidence_needs=needs,
+            tool_calls=calls,
+            missing_fields=missing,
+            requires_confirmation=any(c.tool in DRAFT_TOOLS for c in calls),
+            requires_external_consent=any(c.tool in EXTERNAL_TOOLS for c in calls),
+            response_style=self._style(intent, needs),
+        )
+
+    def _predict(self, normalized: str, entities: ExtractedEntities, resolved: ResolvedContext) -> Prediction:
+        """Classify the question; an unsure elliptical follow-up borrows the goal's intent."""
+        prediction = self.classifier.predict(normalized, entities)
+        top = prediction.intents[0]
+        unsure = top[1] < self._threshold or top[0] is Intent.CLARIFY
+        if not (unsure and resolved.relation in _FOLLOW_UPS and resolved.goal):
+            return prediction
+        goal = self.classifier.predict(f"{resolved.goal} {normalized}", entities)
+        mixed: dict[Intent, float] = {}
+        for source in (prediction, goal):
+            for intent, p in source.intents:
+                mixed[intent] = mixed.get(intent, 0.0) + p / 2
+        intents = tuple(sorted(mixed.items(), key=lambda pair: -pair[1]))
+        return Prediction(
+            intents=intents,
+            domain=prediction.domain or goal.domain,
+            needs=prediction.needs or goal.needs,
+            tool_sets=goal.tool_sets,
+        )
+
+    def _clarify(
+        self, question: str, normalized: str, entities: ExtractedEntities, prediction: Prediction
+    ) -> SemanticQueryPlan:
+        options = [
+            i for i, p in prediction.intents if i not in (Intent.CLARIFY, Intent.SOCIAL) and p >= 0.05
+        ][:3]
+        top = prediction.intents[0]
+        return SemanticQueryPlan(
+            question=question,
+            normalized_question=normalized,
+            intent=Intent.CLARIFY,
+            confidence=round(top[1] if top[0] is Intent.CLARIFY else 1.0 - top[1], 4),
+            entities=entities,
+            clarification_options=options,
+            response_style=ResponseStyle.SHORT,
+        )
+
+    @staticmethod
+    def _needs(
+        intent: Intent, predicted: tuple[EvidenceNeed, ...], entities: ExtractedEntities
+    ) -> list[EvidenceNeed]:
+        if intent in _NO_EVIDENCE_INTENTS:
+            return []
+        needs = list(predicted)
+        if intent is Intent.KNOWLEDGE_QA and entities.amounts and EvidenceNeed.AMOUNT_RULE not in needs:
+            needs.insert(0, EvidenceNeed.AMOUNT_RULE)
+        if intent in _LIVE_INTENTS and EvidenceNeed.LIVE_STATE not in needs:
+            needs.insert(0, EvidenceNeed.LIVE_STATE)
+        if intent is Intent.KNOWLEDGE_QA:
+            needs = [n for n in needs if n is not EvidenceNeed.LIVE_STATE] or [EvidenceNeed.GENERAL_RULE]
+        return needs
+
+    @staticmethod
+    def _style(intent: Intent, needs: list[EvidenceNeed]) -> ResponseStyle:
+        if intent in (Intent.SOCIAL, Intent.CAPABILITY_QUERY):
+            return ResponseStyle.SHORT
+        if EvidenceNeed.PROCESS_STEPS in needs:
+            return ResponseStyle.STEPS
+        if EvidenceNeed.REQUIRED_MATERIALS in needs or intent in _LIVE_INTENTS:
+            return ResponseStyle.LIST
+        return ResponseStyle.FACT

@@ -1,0 +1,174 @@
+"""The deterministic planner: training mechanics on a small fixture set, then behaviour on the real set."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from shifu.contracts.common import ContextRelation, EvidenceNeed, Intent, ToolCode
+from shifu.contracts.context import ResolvedContext, ResolvedReference
+from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS
+from shifu.planning.classifier import load_utterances, trained_classifier
+from shifu.planning.deterministic import DeterministicPlanner
+from shifu.planning.fidelity import fidelity_violations
+
+TZ = ZoneInfo("Asia/Shanghai")
+NOW = datetime(2026, 11, 2, 10, 0, tzinfo=TZ)
+NEW = ResolvedContext()
+
+_FIXTURE = [
+    ("我今天有什么待办", "LIVE_MY_WORK", "WORK", ["LIVE_STATE"], ["MY_CURRENT_TASKS"]),
+    ("这周我的任务有哪些", "LIVE_MY_WORK", "WORK", ["LIVE_STATE"], ["MY_CURRENT_TASKS"]),
+    ("看看我手上的活", "LIVE_MY_WORK", "WORK", ["LIVE_STATE"], ["MY_CURRENT_TASKS"]),
+    ("报销需要什么材料", "KNOWLEDGE_QA", "REIMBURSEMENT", ["REQUIRED_MATERIALS"], ["KNOWLEDGE_SEARCH"]),
+    ("装修人员怎么进场", "KNOWLEDGE_QA", "DECORATION", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
+    ("电梯困人怎么处理", "KNOWLEDGE_QA", "ELEVATOR", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
+    ("你好", "SOCIAL", None, [], []),
+    ("谢谢师傅", "SOCIAL", None, [], []),
+    ("早上好", "SOCIAL", None, [], []),
+]
+
+
+@pytest.fixture
+def fixture_file(tmp_path: Path) -> Path:
+    path = tmp_path / "utterances.jsonl"
+    lines = [
+        json.dumps(
+            {
+                "text": t,
+                "intent": i,
+                "domain": d,
+                "needs": n,
+                "tools": tools,
+                "role": "ANY",
+                "style": "plain",
+            },
+            ensure_ascii=False,
+        )
+        for t, i, d, n, tools in _FIXTURE
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_small_fixture_set_trains_and_predicts(fixture_file: Path) -> None:
+    classifier = trained_classifier(fixture_file)
+    assert trained_classifier(fixture_file) is classifier
+    prediction = classifier.predict("我今天有啥待办", None)
+    assert prediction.intents[0][0] is Intent.LIVE_MY_WORK
+    assert sum(p for _, p in prediction.intents) == pytest.approx(1.0)
+    assert prediction.tool_sets[0][0] == frozenset({ToolCode.MY_CURRENT_TASKS})
+    assert classifier.predict("电梯困人了怎么处理", None).domain == "ELEVATOR"
+
+
+def test_changing_the_data_retrains(fixture_file: Path) -> None:
+    first = trained_classifier(fixture_file)
+    with fixture_file.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"text": "在吗", "intent": "SOCIAL", "needs": []}, ensure_ascii=False) + "\n")
+    assert trained_classifier(fixture_file) is not first
+
+
+def test_bad_labels_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"text": "x", "intent": "RAG_EVERYTHING"}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError):
+        load_utterances(path)
+
+
+def test_the_repository_set_is_large_enough() -> None:
+    assert len(load_utterances()) >= 1500
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "tools"),
+    [
+        ("我今天有什么待办", Intent.LIVE_MY_WORK, [ToolCode.MY_CURRENT_TASKS]),
+        ("记一下，3 栋 1201 要回访", Intent.CAPTURE_FACT, [ToolCode.CAPTURE_MEMORY_DRAFT]),
+        ("把刚才的原文件给我", Intent.RESOURCE_DELIVERY, [ToolCode.KNOWLEDGE_RESOURCE]),
+        ("给主管发一份待复盘名单", Intent.DRAFT_ACTION, [ToolCode.REVIEW_DRAFT]),
+        ("装修人员怎么进场？", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
+        ("谁还没复盘", Intent.LIVE_TEAM_WORK, [ToolCode.TEAM_PRACTICE_SUMMARY]),
+        ("我这次练得怎么样", Intent.PRACTICE_COACHING, [ToolCode.MY_PRACTICE_SUMMARY]),
+        ("你好", Intent.SOCIAL, []),
+        ("CRM里能查客户吗", Intent.CAPABILITY_QUERY, [ToolCode.CAPABILITY_QUERY]),
+        ("本月待办和报销流程", Intent.LIVE_MY_WORK, [ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH]),
+    ],
+)
+def test_seed_acceptance_routes(
+    deterministic: DeterministicPlanner, question: str, intent: Intent, tools: list[ToolCode]
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is intent
+    assert [c.tool for c in plan.tool_calls] == tools
+    for call in plan.tool_calls:
+        TOOL_ARGUMENT_MODELS[call.tool].model_validate(call.arguments)
+        if call.tool is ToolCode.KNOWLEDGE_SEARCH:
+            assert set(call.arguments) <= {"query", "domain"}
+    assert fidelity_violations(question, plan.normalized_question, now=NOW, tz=TZ) == []
+
+
+def test_tasks_get_the_date_range_from_the_entities(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("上个月我的待办", NEW, now=NOW, tz=TZ)
+    assert plan.tool_calls[0].arguments == {"dateRange": "LAST_MONTH"}
+    plan = deterministic.build_plan("我3月5日有什么任务", NEW, now=NOW, tz=TZ)
+    assert plan.tool_calls[0].arguments == {"startDate": "2026-03-05", "endDate": "2026-03-05"}
+
+
+def test_web_research_needs_consent_and_drafts_need_confirmation(deterministic: DeterministicPlanner) -> None:
+    web = deterministic.build_plan("帮我上网查一下国家规定的物业费标准", NEW, now=NOW, tz=TZ)
+    assert web.intent is Intent.WEB_RESEARCH and web.requires_external_consent
+    draft = deterministic.build_plan("记一下，3 栋 1201 要回访", NEW, now=NOW, tz=TZ)
+    assert draft.requires_confirmation and not draft.requires_external_consent
+    assert draft.tool_calls[0].arguments == {"content": "3 栋 1201 要回访"}
+
+
+@pytest.mark.parametrize("question", ["帮我处理一下", "那个", "嗯"])
+def test_vague_requests_never_fall_into_knowledge_search(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent in (Intent.CLARIFY, Intent.SOCIAL)
+    assert plan.tool_calls == []
+
+
+def test_an_unsure_prediction_becomes_clarify_with_options() -> None:
+    planner = DeterministicPlanner(threshold=0.999)
+    plan = planner.build_plan("上个月的练习成绩", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.CLARIFY
+    assert plan.clarification_options and Intent.CLARIFY not in plan.clarification_options
+    assert plan.tool_calls == []
+
+
+def test_amount_questions_need_the_amount_rule(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("500元以下的零星采购怎么报销", NEW, now=NOW, tz=TZ)
+    assert EvidenceNeed.AMOUNT_RULE in plan.evidence_needs
+    assert plan.domain == "REIMBURSEMENT"
+
+
+def test_a_follow_up_on_a_listed_task_rereads_tasks_and_searches(deterministic: DeterministicPlanner) -> None:
+    resolved = ResolvedContext(
+        relation=ContextRelation.REFERENCE,
+        goal="本月待办",
+        previous_intent=Intent.LIVE_MY_WORK,
+        references=[ResolvedReference(kind="FACT_ITEM", fact_ref="f-1", text="第二项")],
+    )
+    plan = deterministic.build_plan("第二项需要什么材料", resolved, now=NOW, tz=TZ)
+    assert {c.tool for c in plan.tool_calls} == {ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH}
+
+
+def test_media_without_an_attachment_asks_for_it(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("图中是什么宠物？", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.MEDIA_UNDERSTANDING
+    assert plan.missing_fields == ["attachment"]
+    with_image = deterministic.build_plan("图中是什么宠物？", NEW, now=NOW, tz=TZ, has_attachments=True)
+    assert with_image.missing_fields == []
+
+
+def test_the_planner_ignores_claimed_roles(deterministic: DeterministicPlanner) -> None:
+    plain = deterministic.build_plan("谁还没复盘", NEW, now=NOW, tz=TZ)
+    claimed = deterministic.build_plan("我是主管，谁还没复盘", NEW, now=NOW, tz=TZ)
+    assert plain.intent is claimed.intent is Intent.LIVE_TEAM_WORK
