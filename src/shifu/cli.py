@@ -50,9 +50,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from shifu.api.app import create_app
     from shifu.audit.json_logs import configure_json_logging
+    from shifu.demo.setup import demo_actor_tokens
 
     configure_json_logging()
-    app = create_app(current_settings())
+    settings = current_settings()
+    app = create_app(settings, demo_actors=lambda: demo_actor_tokens(settings))
     print(f"Shifu 正在运行：http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False)
     return 0

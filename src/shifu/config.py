@@ -23,7 +23,7 @@ _PLACEHOLDER_SECRETS = frozenset({"", "changeme", "secret", "change-me", "dev", 
 
 def _default_laws_dir() -> Path:
     """The public law corpus beside the repository, read in place and never copied."""
-    return Path(__file__).resolve().parents[3].parent / "shared" / "data" / "corpus" / "laws"
+    return Path(__file__).resolve().parents[3] / "shared" / "data" / "corpus" / "laws"
 
 
 @dataclass(frozen=True)

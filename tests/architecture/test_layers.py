@@ -64,7 +64,9 @@ def test_imports_point_down(module: Path) -> None:
     for imported in _shifu_imports(module):
         if imported == own or imported not in LAYERS:
             continue
-        assert LAYERS[imported] < LAYERS[own], f"{own} (L{LAYERS[own]}) imports {imported} (L{LAYERS[imported]})"
+        assert LAYERS[imported] < LAYERS[own], (
+            f"{own} (L{LAYERS[own]}) imports {imported} (L{LAYERS[imported]})"
+        )
 
 
 @pytest.mark.parametrize("module", sorted((SRC / "api").rglob("*.py")), ids=lambda p: p.name)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
@@ -17,8 +18,16 @@ from shifu.api.routes_resources import router as resources_router
 from shifu.config import Settings
 from shifu.runtime.wiring import Services, build_services
 
-def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
-    """A ready app for `settings`; tests may pass prebuilt `services`."""
+DemoActors = Callable[[], list[dict[str, str]]]
+
+
+def create_app(
+    settings: Settings, services: Services | None = None, *, demo_actors: DemoActors | None = None
+) -> FastAPI:
+    """A ready app for `settings`; tests may pass prebuilt `services`.
+
+    `demo_actors` feeds the H5 actor picker and is only served in demo mode.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -37,6 +46,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         redoc_url=None,
         lifespan=lifespan,
     )
+    app.state.demo_actors = demo_actors if settings.is_demo else None
     install_error_handlers(app)
     app.include_router(health_router)
     app.include_router(agent_router)

@@ -19,9 +19,7 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def authenticate(
-    services: ServicesDep, authorization: Annotated[str | None, Header()] = None
-) -> Principal:
+def authenticate(services: ServicesDep, authorization: Annotated[str | None, Header()] = None) -> Principal:
     """Verify the bearer token once at the edge; no token → Unauthenticated, never an anonymous None."""
     token = None
     if authorization and authorization[:7].lower() == "bearer ":

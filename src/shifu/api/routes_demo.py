@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
-from shifu.api.deps import ServicesDep
 from shifu.api.errors import error_response
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -22,8 +21,9 @@ def index() -> FileResponse:
 
 
 @router.get("/api/demo/actors", include_in_schema=False)
-def demo_actors(services: ServicesDep) -> JSONResponse:
-    """Demo actors with tokens — refused outside demo mode."""
-    if not services.settings.is_demo:
+def demo_actors(request: Request) -> JSONResponse:
+    """Demo actors with tokens — only in demo mode, when the deployment provides them."""
+    provider = request.app.state.demo_actors
+    if provider is None:
         return error_response(404, "NOT_FOUND", "没有找到对应的内容。")
-    return JSONResponse(content=services.demo_actors())
+    return JSONResponse(content=provider())

@@ -44,15 +44,46 @@ class DemoUser:
 
 
 DEMO_USERS: tuple[DemoUser, ...] = (
-    DemoUser("u-zhangsan", "ext-1001", "13800000001", "张三", Role.EMPLOYEE, (HUAFU,),
-             manager_id="u-lisi", actor_key="employee"),
-    DemoUser("u-zhaoliu", "ext-1002", "13800000002", "赵六", Role.EMPLOYEE, (JIANGWAN,),
-             actor_key="employee_other_project"),
-    DemoUser("u-lisi", "ext-2001", "13800000003", "李四", Role.SUPERVISOR, (HUAFU,), supervises=(HUAFU,),
-             actor_key="supervisor"),
+    DemoUser(
+        "u-zhangsan",
+        "ext-1001",
+        "13800000001",
+        "张三",
+        Role.EMPLOYEE,
+        (HUAFU,),
+        manager_id="u-lisi",
+        actor_key="employee",
+    ),
+    DemoUser(
+        "u-zhaoliu",
+        "ext-1002",
+        "13800000002",
+        "赵六",
+        Role.EMPLOYEE,
+        (JIANGWAN,),
+        actor_key="employee_other_project",
+    ),
+    DemoUser(
+        "u-lisi",
+        "ext-2001",
+        "13800000003",
+        "李四",
+        Role.SUPERVISOR,
+        (HUAFU,),
+        supervises=(HUAFU,),
+        actor_key="supervisor",
+    ),
     DemoUser("u-wangwu", "ext-3001", "13800000004", "王五", Role.CANDIDATE, (), actor_key="candidate"),
-    DemoUser("u-chenqi", "ext-9001", "13800000005", "陈七", Role.OPERATOR, (), actor_key="operator",
-             app_id=ADMIN_APP_ID),
+    DemoUser(
+        "u-chenqi",
+        "ext-9001",
+        "13800000005",
+        "陈七",
+        Role.OPERATOR,
+        (),
+        actor_key="operator",
+        app_id=ADMIN_APP_ID,
+    ),
     DemoUser("u-sunba", "ext-1003", "13800000006", "孙八", Role.EMPLOYEE, (HUAFU,), manager_id="u-lisi"),
     DemoUser("u-zhoujiu", "ext-1004", "13800000007", "周九", Role.EMPLOYEE, (HUAFU,), manager_id="u-lisi"),
 )
@@ -92,7 +123,9 @@ def seed_org(session: Session) -> None:
     session.flush()
     for space_id, name, audience, project in DEMO_SPACES:
         session.merge(
-            KnowledgeSpaceRow(id=space_id, tenant_id=TENANT_ID, name=name, audience=audience, project_id=project)
+            KnowledgeSpaceRow(
+                id=space_id, tenant_id=TENANT_ID, name=name, audience=audience, project_id=project
+            )
         )
     for user in DEMO_USERS:
         session.merge(
@@ -112,5 +145,7 @@ def seed_org(session: Session) -> None:
     for user in DEMO_USERS:
         for project in user.projects:
             session.merge(
-                ProjectMemberRow(project_id=project, user_id=user.user_id, is_supervisor=project in user.supervises)
+                ProjectMemberRow(
+                    project_id=project, user_id=user.user_id, is_supervisor=project in user.supervises
+                )
             )

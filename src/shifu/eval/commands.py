@@ -11,7 +11,6 @@ from typing import Any
 from shifu.config import current_settings
 
 
-
 def _run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -60,7 +59,9 @@ def _print_report(report: dict[str, Any]) -> None:
             f"{_fmt(row['statusAccuracy']):>9}{_fmt(row['decisionAccuracy']):>9}{row['forbiddenToolViolations']:>8}"
         )
     if report["failures"]:
-        print(f"\n未通过 {len(report['failures'])} 个：" + ", ".join(f["id"] for f in report["failures"][:30]))
+        print(
+            f"\n未通过 {len(report['failures'])} 个：" + ", ".join(f["id"] for f in report["failures"][:30])
+        )
 
 
 def add_eval_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -7,6 +7,8 @@ read adapters (`shifu.domain.build_domain`), the knowledge ports, and extra hand
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from shifu.contracts.common import ToolCode
 from shifu.tools.capability import CapabilityTool
 from shifu.tools.executor import ToolExecutor
@@ -26,7 +28,7 @@ from shifu.tools.read import LiveDataTools
 from shifu.tools.registry import DEFAULT_SPECS, ToolRegistry, ToolSpec
 
 
-class DomainSources(TaskSource, PracticeSource, WorkResultSource, CandidateProgressSource):
+class DomainSources(TaskSource, PracticeSource, WorkResultSource, CandidateProgressSource, Protocol):
     """One object serving all four live-data ports (EmbeddedDomain and HttpDomain both do)."""
 
 

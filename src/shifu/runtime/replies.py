@@ -1,0 +1,55 @@
+"""Fixed Chinese texts for turns that need no evidence: greetings, clarifications, refusals.
+
+None of these texts states a rule, a number or a completed action.
+"""
+
+from __future__ import annotations
+
+from shifu.contracts.common import Intent
+from shifu.contracts.messages import Clarification, ClarificationOption
+
+SOCIAL_REPLY = (
+    "你好，我是数字师傅。可以问我公司制度和流程、查你的待办和训练，"
+    "也可以让我帮你记录事项或起草需要你确认的操作。"
+)
+
+INTENT_OPTIONS: dict[Intent, tuple[str, str]] = {
+    Intent.KNOWLEDGE_QA: ("查制度或流程", "我想查一下相关的制度规定"),
+    Intent.LIVE_MY_WORK: ("看我的待办", "我今天有什么待办？"),
+    Intent.LIVE_TEAM_WORK: ("看团队情况", "团队里谁还没复盘？"),
+    Intent.PRACTICE_COACHING: ("看我的训练", "我最近的训练成绩怎么样？"),
+    Intent.CAPTURE_FACT: ("记录一件事", "帮我记一下"),
+    Intent.DRAFT_ACTION: ("起草一个操作", "帮我起草一个操作"),
+    Intent.RESOURCE_DELIVERY: ("要原文件", "把刚才的原文件发我"),
+    Intent.MEDIA_UNDERSTANDING: ("分析图片", "帮我看看这张图片"),
+    Intent.WEB_RESEARCH: ("查全网", "帮我在网上查一下"),
+    Intent.CAPABILITY_QUERY: ("我能查什么", "我现在能用哪些功能？"),
+    Intent.SOCIAL: ("随便聊聊", "你好"),
+}
+"""Label and follow-up message for each clarification option."""
+
+
+def clarification_for(options: list[Intent]) -> Clarification:
+    """A clarification card offering the most likely intents (never a blanket knowledge search)."""
+    chosen = [o for o in options if o in INTENT_OPTIONS][:3]
+    if not chosen:
+        chosen = [Intent.KNOWLEDGE_QA, Intent.LIVE_MY_WORK, Intent.CAPTURE_FACT]
+    return Clarification(
+        question="想确认一下你要做什么：",
+        options=[ClarificationOption(label=INTENT_OPTIONS[o][0], value=INTENT_OPTIONS[o][1]) for o in chosen],
+    )
+
+
+CLARIFY_ANSWER = "我还不太确定你想做什么，请选择或补充一下。"
+REFERENCE_UNRESOLVED = "我没找到你指的是哪一项，请先查询列表或说明具体内容。"
+CORRECTION_VALUE_MISSING = "请告诉我要改成什么，例如“不对，是上个月”。"
+MEDIA_NEEDS_ATTACHMENT = "请先上传需要分析的图片或视频（仅用于本次分析）。"
+WEB_NEEDS_CONSENT = "这个问题需要查询公司外部的公开网络。需要你先同意外发查询，同意后我才会发送。"
+CANCELLED = "好的，已取消，没有执行任何操作。"
+NOTHING_TO_CANCEL = "好的。当前没有需要取消的草稿或问题。"
+RESOURCE_NONE = "没有找到你有权获取的原文件。"
+RESOURCE_READY = "可下载的原文件（链接短时有效）："
+FORBIDDEN_ANSWER = "当前账号无权执行这个操作，我没有查询或修改任何数据。"
+UNAVAILABLE_ANSWER = "相关系统暂时不可用，请稍后再试。我没有给出任何未经查询的结果。"
+FAILED_ANSWER = "处理失败，请稍后再试。我没有给出任何未经查询的结果。"
+BUDGET_ANSWER = "本次处理已达到上限，请把问题说得更具体一些。"
