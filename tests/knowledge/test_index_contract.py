@@ -1,0 +1,143 @@
+"""One contract suite for every VectorIndex engine: qdrant-edge and qdrant-client (local mode)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from qdrant_client import QdrantClient
+
+from shifu.knowledge.index.base import GOVERNANCE_FIELDS, AccessFilter, IndexPoint, VectorIndex
+from shifu.knowledge.index.client import ClientIndex
+from shifu.knowledge.index.edge import EdgeIndex
+from shifu.knowledge.text import Bm25Encoder, tokenize
+
+DIM = 8
+DAY = 20250601
+
+
+def _payload(fid: str, **overrides: Any) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "fragment_id": fid,
+        "document_id": "doc",
+        "tenant_id": "demo",
+        "space_id": "space-a",
+        "project_ids": ["*"],
+        "roles": ["*"],
+        "effective_from": 20240101,
+        "effective_to": 99991231,
+        "lifecycle": "PUBLISHED",
+        "verification": "HUMAN_VERIFIED",
+        "environment": "production",
+        "authority": "SOP",
+    }
+    payload.update(overrides)
+    return payload
+
+
+def _fid(n: int) -> str:
+    return hashlib.sha256(str(n).encode()).hexdigest()
+
+
+NUMBER = {_fid(n): n for n in range(1, 11)}
+
+
+def _point(n: int, text: str, **overrides: Any) -> IndexPoint:
+    fid = _fid(n)
+    vector = np.zeros(DIM, dtype=np.float32)
+    vector[n % DIM] = 1.0
+    vector[(n + 1) % DIM] = 0.3
+    return IndexPoint(
+        fid,
+        vector / np.linalg.norm(vector),
+        Bm25Encoder().document(tokenize(text)),
+        _payload(fid, **overrides),
+    )
+
+
+POINTS = [
+    _point(1, "电梯困人 应急 处置"),
+    _point(2, "电梯 维保 记录", space_id="space-b"),
+    _point(3, "电梯困人 华府 专用", project_ids=["proj-huafu"]),
+    _point(4, "电梯困人 主管 专用", roles=["SUPERVISOR"]),
+    _point(5, "电梯困人 过期", effective_to=20241231),
+    _point(6, "电梯困人 未来", effective_from=20260101),
+    _point(7, "电梯困人 草稿", lifecycle="DRAFT"),
+    _point(8, "电梯困人 别家", tenant_id="other"),
+    _point(9, "电梯困人 预发", environment="staging"),
+    _point(10, "电梯困人 未核验", verification="UNVERIFIED"),
+]
+EMPLOYEE = AccessFilter("demo", ("space-a", "space-b"), ("proj-huafu",), "EMPLOYEE", DAY)
+
+
+@pytest.fixture(params=["edge", "client-memory", "client-path"])
+def index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[VectorIndex]:
+    """Every engine adapter, empty."""
+    engine: VectorIndex
+    if request.param == "edge":
+        engine = EdgeIndex(tmp_path / "edge", DIM)
+    elif request.param == "client-memory":
+        engine = ClientIndex(QdrantClient(":memory:"), DIM)
+    else:
+        engine = ClientIndex(QdrantClient(path=str(tmp_path / "client")), DIM)
+    engine.upsert(POINTS)
+    yield engine
+    engine.close()
+
+
+def _ids(hits: list[Any]) -> set[int]:
+    return {NUMBER[h.fragment_id] for h in hits}
+
+
+def test_filter_applies_inside_both_legs(index: VectorIndex) -> None:
+    sparse = Bm25Encoder().query(tokenize("电梯困人"))
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 100)) == {1, 2, 3}
+    dense_all = set()
+    for n in range(DIM):
+        vector = np.zeros(DIM, dtype=np.float32)
+        vector[n] = 1.0
+        dense_all |= _ids(index.search_dense(vector, EMPLOYEE, 100))
+    assert dense_all == {1, 2, 3}
+
+
+def test_filter_top_k_is_never_spent_on_forbidden_points(index: VectorIndex) -> None:
+    sparse = Bm25Encoder().query(tokenize("电梯困人 过期 未来 草稿 别家 预发 未核验"))
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 1)) <= {1, 2, 3}
+    assert len(index.search_sparse(sparse, EMPLOYEE, 1)) == 1
+
+
+@pytest.mark.parametrize(
+    ("access", "expected"),
+    [
+        (AccessFilter("demo", ("space-a",), (), "SUPERVISOR", DAY), {1, 4}),
+        (AccessFilter("demo", ("space-a",), ("proj-huafu",), None, DAY), {1, 3, 4}),
+        (AccessFilter("demo", ("space-a",), (), "EMPLOYEE", 20241231), {1, 5}),
+        (AccessFilter("demo", ("space-a",), (), "EMPLOYEE", 20260101), {1, 6}),
+        (AccessFilter("demo", (), (), "EMPLOYEE", DAY), set()),
+        (AccessFilter("other", ("space-a",), (), "EMPLOYEE", DAY), {8}),
+    ],
+)
+def test_scope_axes(index: VectorIndex, access: AccessFilter, expected: set[int]) -> None:
+    assert _ids(index.search_sparse(Bm25Encoder().query(tokenize("电梯困人")), access, 100)) == expected
+
+
+def test_upsert_is_idempotent_and_delete_removes(index: VectorIndex) -> None:
+    index.upsert(POINTS[:3])
+    assert index.count() == len(POINTS)
+    index.delete([POINTS[0].fragment_id, "f" * 64])
+    assert index.count() == len(POINTS) - 1
+    payloads = index.payloads()
+    assert POINTS[0].fragment_id not in payloads
+    assert all(all(name in p for name in GOVERNANCE_FIELDS) for p in payloads.values())
+    index.clear()
+    assert index.count() == 0 and index.payloads() == {}
+
+
+def test_sparse_ranks_the_better_match_first(index: VectorIndex) -> None:
+    access = AccessFilter("demo", ("space-a", "space-b"), ("proj-huafu",), "SUPERVISOR", DAY)
+    hits = index.search_sparse(Bm25Encoder().query(tokenize("主管 电梯困人")), access, 3)
+    assert NUMBER[hits[0].fragment_id] == 4
