@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -67,6 +68,8 @@ class Services:
     executor: ToolExecutor
     actions: ActionService
     runtime: AgentRuntime
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    """Server clock of every request (tests inject a fixed or advancing one)."""
 
     # -- requests --------------------------------------------------------------------------
 
@@ -81,7 +84,7 @@ class Services:
                 client_id=client_id,
                 selected_project_id=project_id,
                 run_id=f"run_{uuid.uuid4().hex}",
-                now=datetime.now(UTC),
+                now=self.clock(),
                 timezone=self.settings.timezone,
             )
 
