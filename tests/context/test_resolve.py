@@ -349,3 +349,13 @@ def test_a_follow_up_without_a_counterpart_may_only_add_a_value(
         previous=frame("报销500元需要谁审批", ExtractedEntities(amounts=[money(500, "500元")]))
     )
     assert resolve_context(question, state, entities=entities).relation is relation
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["费用报销管理制度的原文件发我一份", "电梯困人应急处置规程原文给我", "把《岗前学习指引》原件发我"],
+)
+def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
+    res = resolve(question, ConversationState(), entities=ExtractedEntities())
+    assert res.context.gaps == []
+    assert res.context.references == []

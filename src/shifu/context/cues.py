@@ -67,6 +67,14 @@ DOCUMENT_REF_CUES: tuple[str, ...] = (
 )
 """Expressions that point at the last cited document; longest first wins."""
 
+ANAPHORIC_DOCUMENT_RE = re.compile(r"刚才|刚刚|那份|那个|这个|这份|上面|前面|你引用|你说的|之前")
+"""A document reference with a demonstrative can only mean an earlier citation."""
+
+NAMED_DOCUMENT_RE = re.compile(
+    r"《[^》]+》|(?:制度|规定|办法|规程|指引|规范|SOP|手册|条例|法|说明|指导书|检查表)(?:的)?(?:原|文件)"
+)
+"""A question that names the document it wants ("报销管理制度的原文件") needs no earlier citation."""
+
 _CN_DIGITS = {
     "零": 0,
     "一": 1,

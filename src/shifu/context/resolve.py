@@ -125,12 +125,16 @@ def _resolve_references(
                 continue
         resolved = False
     if documents and not ordinals:
-        if state.citations:
+        anaphoric = any(cues.ANAPHORIC_DOCUMENT_RE.search(d.text) for d in documents) or bool(
+            cues.ANAPHORIC_DOCUMENT_RE.search(question)
+        )
+        named = bool(cues.NAMED_DOCUMENT_RE.search(question)) and not anaphoric
+        if state.citations and not named:
             first = state.citations[0]
             references.append(
                 ResolvedReference(kind="DOCUMENT", citation_id=first.citation_id, text=documents[0].text)
             )
-        else:
+        elif not named:
             resolved = False
     return references, bool(ordinals or documents), resolved
 

@@ -271,9 +271,12 @@ class AgentRuntime:
             results = list(pre_results) if number == 1 else []
             for call in batch:
                 try:
-                    results.append(self._p.executor.execute(ctx, plan.intent, call, budget=budget))
+                    result = self._p.executor.execute(ctx, plan.intent, call, budget=budget)
                 except BudgetExceeded as exc:
                     results.append(ToolResult(call=call, status=ToolStatus.FAILED, reason_code=exc.code))
+                    break
+                results.append(result)
+                if result.status is ToolStatus.FORBIDDEN:
                     break
             return results
 

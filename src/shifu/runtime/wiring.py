@@ -183,6 +183,14 @@ class Services:
         self.engine.dispose()
 
 
+def _warm_up(knowledge: KnowledgeBase) -> None:
+    """Load the query embedder now, so the first user's search does not pay for it (or time out)."""
+    try:
+        knowledge.parts.embedder.query("预热")
+    except Exception as exc:  # the endpoint may be down at start; searches will report it
+        log.warning("embedder_warm_up_failed", extra={"error": type(exc).__name__})
+
+
 def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) -> Services:
     """Every component of the deployment `settings` describes (migrating the store first)."""
     upgrade(settings.sqlalchemy_url)
@@ -195,6 +203,7 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
         raise Unavailable(
             "知识库索引暂时无法打开（可能被另一个进程占用）。", code="INDEX_UNAVAILABLE"
         ) from exc
+    _warm_up(knowledge)
     domain = build_domain(settings, sessions)
     tickets: TicketStore = (
         RedisTicketStore.from_url(settings.redis_url) if settings.redis_url else SqlTicketStore(sessions)
