@@ -28,8 +28,10 @@ def test_today_tasks_are_verified_facts_with_metadata(executor: ToolExecutor, ct
     result = run(executor, ctx, Intent.LIVE_MY_WORK, ToolCode.MY_CURRENT_TASKS, dateRange="TODAY")
     assert result.status is ToolStatus.OK
     summary, *tasks = result.facts
-    assert summary.fact_type == "TASKS_SUMMARY" and summary.value["count"] == 1
-    assert [t.value["title"] for t in tasks] == ["3栋1单元消防通道巡检"]
+    assert summary.fact_type == "TASKS_SUMMARY" and summary.value["count"] == 2
+    assert summary.value["overdueCount"] == 1 and summary.value["dueTodayCount"] == 1
+    # Today's open work includes what is still open from earlier days, oldest first.
+    assert [t.value["title"] for t in tasks] == ["2栋1201业主报修回访", "3栋1单元消防通道巡检"]
     for fact in result.facts:
         assert fact.evidence_type is EvidenceType.VERIFIED_FACT
         assert fact.source_system == "embedded-demo"

@@ -16,7 +16,7 @@ from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import CapabilityQueryArgs
 from shifu.errors import Failure
 from shifu.policy import decide
-from shifu.tools.facts import FactStamp, utc_now
+from shifu.tools.facts import FactStamp
 from shifu.tools.registry import ToolRegistry, ToolSpec
 
 CAPABILITY_SOURCE = "tool-registry"
@@ -77,7 +77,7 @@ class CapabilityTool:
             ttl_seconds=spec.ttl_seconds,
             policy=spec.authorization.value,
             project_ids=project_ids,
-            queried_at=utc_now(),
+            queried_at=ctx.now,
         )
         fact = stamp.fact("CAPABILITY", f"capability:{ctx.user_id}", value)
         return ToolResult(

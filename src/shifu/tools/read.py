@@ -20,13 +20,14 @@ from shifu.contracts.context import ExecutionContext
 from shifu.contracts.evidence import Observation, ToolResult, VerifiedFact
 from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import (
+    DateRangeName,
     MyCurrentTasksArgs,
     PracticeSummaryArgs,
     TaskStatusFilter,
     WorkResultsArgs,
 )
 from shifu.errors import Failure
-from shifu.tools.facts import FactStamp, utc_now
+from shifu.tools.facts import FactStamp
 from shifu.tools.handlers import ToolHandler
 from shifu.tools.ports import (
     CandidateProgressSource,
@@ -99,7 +100,7 @@ class LiveDataTools:
             ttl_seconds=spec.ttl_seconds,
             policy=spec.authorization.value,
             project_ids=project_ids,
-            queried_at=utc_now(),
+            queried_at=ctx.now,
         )
 
     @staticmethod
@@ -118,10 +119,17 @@ class LiveDataTools:
         window = resolve_window(ctx, args.date_range, args.start_date, args.end_date)
         status = args.status or TaskStatusFilter.OPEN
         today = user_today(ctx)
+        carry_overdue = args.date_range is DateRangeName.TODAY and status is TaskStatusFilter.OPEN
         rows = self._tasks.tasks_of(
-            tenant_id=ctx.tenant_id, user_id=ctx.user_id, start=window.start, end=window.end
+            tenant_id=ctx.tenant_id,
+            user_id=ctx.user_id,
+            start=None if carry_overdue else window.start,
+            end=window.end,
         )
         selected = [row for row in rows if _task_matches(row, status, today)]
+        if carry_overdue:
+            # "What do I have today" includes what is still open from earlier days.
+            selected.sort(key=lambda row: (row.due_date, row.task_id))
         stamp = self._stamp(ctx, ToolCode.MY_CURRENT_TASKS, self._tasks.source_system, project_ids)
         bounds: dict[str, JsonValue] = {
             "startDate": _day(window.start),
