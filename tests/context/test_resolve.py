@@ -359,3 +359,52 @@ def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
     res = resolve(question, ConversationState(), entities=ExtractedEntities())
     assert res.context.gaps == []
     assert res.context.references == []
+
+
+def _entities(text: str) -> ExtractedEntities:
+    from zoneinfo import ZoneInfo
+
+    from shifu.nlp.entities import extract_entities
+
+    return extract_entities(text, now=NOW, tz=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        ("休息日加班怎么给钱", "那法定节假日呢", "法定节假日，休息日加班怎么给钱"),
+        ("单位能不能随意解除劳动合同", "那员工在医疗期内呢", "员工在医疗期内，单位能不能随意解除劳动合同"),
+    ],
+)
+def test_an_elliptical_follow_up_keeps_the_knowledge_goal(
+    previous: str, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    res = resolve(question, state, entities=_entities(question))
+    assert res.context.relation is ContextRelation.FOLLOW_UP
+    assert res.effective_question == expected
+
+
+def test_a_bare_demonstrative_is_not_a_follow_up() -> None:
+    state = state_with(previous=frame("报销流程", _entities("报销流程"), Intent.KNOWLEDGE_QA))
+    res = resolve("那个呢", state, entities=_entities("那个呢"))
+    assert res.context.relation is ContextRelation.NEW_TOPIC
+
+
+def test_a_correction_takes_the_value_it_states_not_the_one_it_rejects() -> None:
+    state = state_with(previous=frame("我本周的待办", _entities("我本周的待办"), Intent.LIVE_MY_WORK))
+    res = resolve("不是本周，我说的是下周", state, entities=_entities("不是本周，我说的是下周"))
+    assert res.context.relation is ContextRelation.CORRECTION
+    assert res.effective_question == "我下周的待办"
+
+
+@pytest.mark.parametrize("question", ["第一次提醒业主交物业费该怎么沟通", "第二次巡检要看什么"])
+def test_the_nth_time_is_not_a_list_reference(question: str) -> None:
+    res = resolve(question, state_with(facts=3), entities=_entities(question))
+    assert res.context.references == [] and res.context.gaps == []
+
+
+@pytest.mark.parametrize("question", ["算了先不发", "算了，先不记了"])
+def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
+    res = resolve(question, state_with(), entities=ExtractedEntities())
+    assert res.context.relation is ContextRelation.CANCEL

@@ -17,12 +17,14 @@ _PUNCT_RE = re.compile("[" + re.escape(_PUNCT) + "]")
 CANCEL_RE = re.compile(
     r"^(?:那|好吧|嗯)?(?:还是|就|先)?"
     r"(?:算了|不用了|不用|取消|取消吧|不要了|不需要了|别弄了|不做了|不发了|放弃)"
-    r"(?:吧|啦|呀|哈)?(?:谢谢|谢了)?$"
+    r"(?:先不发|先不记|先不用|先不弄|先别发|不发了|不记了)?"
+    r"(?:了|吧|啦|呀|哈)?(?:谢谢|谢了)?$"
 )
 """A whole utterance that cancels a pending draft or clarification (never "怎么取消订单")."""
 
 CORRECTION_PREFIX_RE = re.compile(
     r"^(?:不对|不是|错了|说错了|搞错了|弄错了)(?:[，,。.!！\s]+|$)|^不[，,。.!！\s]+"
+    r"|^不是[^，,。.!！\s]{1,6}[，,。.!！\s]+(?=我说的是|是|应该是)"
 )
 """An utterance that starts by rejecting the previous reading ("不对，是上个月")."""
 
@@ -43,6 +45,12 @@ MAX_FOLLOW_UP_CHARS = 12
 
 MAX_RESIDUAL_CHARS = 3
 """Without a value to substitute, a follow-up may add at most this much ("只签一年" → "只签"; "那江湾呢")."""
+
+KNOWLEDGE_FOLLOW_UP_CHARS = 10
+"""After a knowledge question, "那法定节假日呢" may swap a whole subject of up to this many characters."""
+
+BARE_DEMONSTRATIVE_RE = re.compile(r"^(?:那|这)(?:个|些|样|种)?$")
+""""那个呢" points at nothing specific: a clarification, not a follow-up."""
 
 SELF_CONTAINED_RE = re.compile(r"[，,？?]|怎么|什么|多少|多久|多长|几|吗|哪|谁|是否|能否|能不能|可不可以")
 """A remainder with its own question word or clause break is a new question, not a follow-up."""
@@ -89,8 +97,8 @@ _CN_DIGITS = {
     "九": 9,
 }
 
-ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个|条|件|份|点|次|位)")
-"""第二项 / 第2个 / 第十条."""
+ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个|条|件|份|点|位)")
+"""第二项 / 第2个 / 第十条 — never 第N次 ("the N-th time" points at no listed item)."""
 
 LAST_ITEM_RE = re.compile(r"最后(?:那|一|这)?(?:个|项|条|件|份)|上一个")
 """最后那个 / 最后一项 / 上一个 → the last item."""

@@ -168,7 +168,17 @@ def _is_follow_up(remainder: str, entities: ExtractedEntities, frame: QuestionFr
     """
     if len(remainder) > cues.MAX_FOLLOW_UP_CHARS or cues.SELF_CONTAINED_RE.search(remainder):
         return False
+    if cues.BARE_DEMONSTRATIVE_RE.match(remainder) or (
+        len(remainder) <= 1 and not _has_value(entities, remainder)
+    ):
+        return False
     if _substitutes(frame, entities):
+        return True
+    if (
+        frame is not None
+        and frame.intent is Intent.KNOWLEDGE_QA
+        and len(remainder) <= cues.KNOWLEDGE_FOLLOW_UP_CHARS
+    ):
         return True
     if len(_residual(remainder, entities)) > cues.MAX_RESIDUAL_CHARS:
         return False
@@ -253,7 +263,9 @@ def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities
     """
     previous = frame.question
     for kind in _SUBSTITUTABLE:
-        new_items = getattr(entities, kind)
+        stated = getattr(entities, kind)
+        # The corrected value is the one in the remainder ("不是本周，我说的是下周" → 下周).
+        new_items = [item for item in stated if item.text in remainder] or stated[-1:]
         old_items = getattr(frame.entities, kind)
         if not new_items or not old_items:
             continue
