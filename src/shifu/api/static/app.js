@@ -78,18 +78,44 @@
     scroll();
   }
 
+  const FIELD_LABELS = {
+    content: "内容", location: "位置", projectName: "项目", project: "项目", assigneeName: "指派对象",
+    topic: "训练主题", recipient: "接收人", visibility: "保存范围",
+  };
+  const VISIBILITY_LABELS = { PRIVATE: "仅自己可见", COMPANY: "公司记录（需审核）" };
+
   function renderDraft(draft) {
     const card = el("div", "card");
-    card.appendChild(el("div", null, "待确认：" + draft.title));
+    card.appendChild(el("div", null, draft.title.startsWith("待确认") ? draft.title : "待确认：" + draft.title));
     card.appendChild(el("div", null, "范围：" + draft.scope + " · 对象：" + draft.target));
-    for (const [k, v] of Object.entries(draft.fields)) card.appendChild(el("div", null, k + "：" + v));
-    const visibility = draft.visibilityOptions.length ? draft.visibilityOptions[0] : null;
+    for (const [k, v] of Object.entries(draft.fields)) {
+      // Internal ids and unset values mean nothing to the user; the readable name is shown instead.
+      if (v === null || v === "" || /Id$/.test(k) || k === "visibility") continue;
+      const value = typeof v === "object" ? JSON.stringify(v) : String(v);
+      card.appendChild(el("div", null, (FIELD_LABELS[k] || k) + "：" + value));
+    }
+    let visibility = null;
+    if (draft.visibilityOptions.length) {
+      const picker = el("select", "visibility");
+      picker.setAttribute("aria-label", "保存范围");
+      for (const option of draft.visibilityOptions) {
+        const opt = el("option", null, VISIBILITY_LABELS[option] || option);
+        opt.value = option;
+        picker.appendChild(opt);
+      }
+      const row = el("div", null, "保存范围：");
+      row.appendChild(picker);
+      card.appendChild(row);
+      visibility = () => picker.value;
+    }
     const confirm = el("button", null, "确认");
     confirm.type = "button";
-    confirm.onclick = () => act(draft, "confirm", visibility);
     const dismiss = el("button", null, "取消");
     dismiss.type = "button";
-    dismiss.onclick = () => act(draft, "dismiss", null);
+    // One decision per card: both buttons are disabled once either is clicked.
+    const decide = (verb, value) => { confirm.disabled = dismiss.disabled = true; act(draft, verb, value); };
+    confirm.onclick = () => decide("confirm", visibility ? visibility() : null);
+    dismiss.onclick = () => decide("dismiss", null);
     card.append(confirm, dismiss);
     return card;
   }
