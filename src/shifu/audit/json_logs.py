@@ -10,6 +10,13 @@ from datetime import UTC, datetime
 _STANDARD = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
 
 
+def _event(record: logging.LogRecord) -> str:
+    """Our own records carry a fixed event name; third-party ones (uvicorn) their formatted message."""
+    if not isinstance(record.msg, str):
+        return type(record.msg).__name__
+    return record.msg if record.name.startswith("shifu") else record.getMessage()
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line with time, level, logger, event and the record's extra fields."""
 
@@ -18,7 +25,7 @@ class JsonFormatter(logging.Formatter):
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(),
             "level": record.levelname,
             "logger": record.name,
-            "event": record.msg if isinstance(record.msg, str) else type(record.msg).__name__,
+            "event": _event(record),
         }
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):
