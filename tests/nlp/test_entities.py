@@ -156,10 +156,35 @@ def test_locations(text: str, building: str, room: str | None) -> None:
 
 @pytest.mark.parametrize(
     ("text", "index"),
-    [("第二项需要什么材料", 2), ("第2个呢", 2), ("上一个", -1), ("最后那个", -1), ("最后一项", -1)],
+    [
+        ("第二项需要什么材料", 2),
+        ("第2个呢", 2),
+        ("第三条待办改到明天", 3),
+        ("上一个", -1),
+        ("最后那个", -1),
+        ("最后一项", -1),
+    ],
 )
 def test_ordinals(text: str, index: int) -> None:
     assert [o.index for o in _extract(text).ordinals] == [index]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "第一次提醒业主交物业费该怎么沟通",
+        "第二次催缴还不交怎么办",
+        "第3次练习没过",
+        "上一次培训讲了什么",
+        "劳动合同法第十条怎么规定",
+        "第一周的岗前学习",
+    ],
+)
+def test_times_articles_and_weeks_are_not_list_references(text: str) -> None:
+    """第N次 is "the N-th time", 第N条 of a law an article, 第一周 a period: none is a listed item."""
+    entities = _extract(text)
+    assert entities.ordinals == []
+    assert entities.calibers == []
 
 
 @pytest.mark.parametrize(
@@ -182,6 +207,8 @@ def test_document_refs(text: str, surface: str) -> None:
         ("张三的练习成绩", ["张三"]),
         ("给孙八指派消防训练", ["孙八"]),
         ("孙八和周九谁还没复盘", ["孙八", "周九"]),
+        ("让孙八再练一遍灭火器使用", ["孙八"]),
+        ("安排周九下周一前做完训练", ["周九"]),
         ("下周五之前交", []),
         ("金额是多少", []),
     ],
@@ -198,6 +225,8 @@ def test_persons(text: str, names: list[str]) -> None:
         ("每月累计不超过2000", AmountCaliber.MONTHLY_CUMULATIVE),
         ("一个月总共能报多少", AmountCaliber.MONTHLY_CUMULATIVE),
         ("年度累计上限", AmountCaliber.ANNUAL_CUMULATIVE),
+        ("一次报销不超过500", AmountCaliber.PER_TRANSACTION),
+        ("单次采购2000元", AmountCaliber.PER_TRANSACTION),
     ],
 )
 def test_calibers(text: str, caliber: AmountCaliber) -> None:

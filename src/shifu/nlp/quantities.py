@@ -96,7 +96,7 @@ _CALIBERS: list[tuple[re.Pattern[str], AmountCaliber]] = [
         re.compile(r"年度累计|年累计|全年累计|一年(?:总共|合计|一共|累计)|每年"),
         AmountCaliber.ANNUAL_CUMULATIVE,
     ),
-    (re.compile(r"单笔|每笔|一笔|单次|每次|一次性|一次"), AmountCaliber.PER_TRANSACTION),
+    (re.compile(r"单笔|每笔|一笔|单次|每次|一次性|(?<![第上下这那])一次"), AmountCaliber.PER_TRANSACTION),
 ]
 
 

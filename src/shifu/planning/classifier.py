@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,12 +101,24 @@ def load_utterances(path: Path = DATA_FILE) -> list[Utterance]:
     return rows
 
 
+_LENGTH_MARKERS = ((2, "\ue010"), (4, "\ue011"), (7, "\ue012"))
+"""(max content characters, marker): how short a message is, so the model can learn that a bare
+topic word ("押金") is not yet a question while a short request with a verb ("我的待办") is."""
+_CONTENT_CHAR = re.compile(r"[\w\u4e00-\u9fff]")
+
+
+def length_marker(text: str) -> str:
+    """The length-bucket marker of a message ('' when it is long enough to be a sentence)."""
+    size = len(_CONTENT_CHAR.findall(text))
+    return next((marker for limit, marker in _LENGTH_MARKERS if size <= limit), "")
+
+
 def featurize(text: str, entities: ExtractedEntities | None) -> str:
-    """The text the vectorizer sees: normalized question plus entity-kind markers."""
+    """The text the vectorizer sees: normalized question plus length and entity-kind markers."""
     base = normalize_text(text).lower()
-    if entities is None:
-        return base
-    markers = "".join(marker for field, marker in _MARKERS.items() if getattr(entities, field))
+    markers = length_marker(base)
+    if entities is not None:
+        markers += "".join(marker for field, marker in _MARKERS.items() if getattr(entities, field))
     return f"{base} {markers}" if markers else base
 
 

@@ -15,12 +15,13 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from shifu.contracts.common import ContextRelation, EvidenceNeed, Intent, PlannerKind
+from shifu.context import cues
+from shifu.contracts.common import ContextRelation, EvidenceNeed, Intent, PlannerKind, ToolCode
 from shifu.contracts.context import ResolvedContext
 from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
-from shifu.planning.classifier import DATA_FILE, Prediction, UtteranceClassifier, trained_classifier
+from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
     DRAFT_TOOLS,
@@ -38,6 +39,20 @@ _LEADING_FILLER = re.compile(r"^(?:请问|你好|您好|师傅|老师|hi|hello)[
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
 _DOCUMENT_NEEDS = frozenset(EvidenceNeed) - {EvidenceNeed.LIVE_STATE}
+_CARRIED_INTENTS = frozenset(
+    {
+        Intent.KNOWLEDGE_QA,
+        Intent.LIVE_MY_WORK,
+        Intent.LIVE_TEAM_WORK,
+        Intent.PRACTICE_COACHING,
+        Intent.WEB_RESEARCH,
+    }
+)
+"""Read-only intents an elliptical follow-up may continue (never a draft: those need their own request)."""
+_MIN_CARRIED_REMAINDER = 2
+"""An elliptical remainder shorter than this ("那个呢" → "个") says too little to continue anything."""
+MEDIA_ONLY = frozenset({ToolCode.MEDIA_ANALYZE})
+"""Without an attachment a media question first asks for it; the SOP search waits for the image."""
 
 
 def normalize_question(question: str) -> str:
@@ -49,6 +64,32 @@ def normalize_question(question: str) -> str:
     text = normalize_text(question)
     stripped = _LEADING_FILLER.sub("", text)
     return stripped or text
+
+
+def is_elliptical_follow_up(text: str, resolved: ResolvedContext) -> bool:
+    """True for an elliptical question ("那法定节假日呢") asked right after a read-only question.
+
+    The context layer marks a follow-up only when it can substitute a value; a longer elliptical
+    remainder arrives as a new topic, yet it still continues the previous question's intent.
+    """
+    if resolved.relation is not ContextRelation.NEW_TOPIC or resolved.previous_intent not in _CARRIED_INTENTS:
+        return False
+    remainder = cues.follow_up_remainder(text)
+    return remainder is not None and len(remainder) >= _MIN_CARRIED_REMAINDER
+
+
+def _blend(own: Prediction, context: Prediction, tool_sets: tuple[tuple[ToolSet, float], ...]) -> Prediction:
+    """Average the question's own intent distribution with the one its conversation suggests."""
+    mixed: dict[Intent, float] = {}
+    for source in (own, context):
+        for intent, p in source.intents:
+            mixed[intent] = mixed.get(intent, 0.0) + p / 2
+    return Prediction(
+        intents=tuple(sorted(mixed.items(), key=lambda pair: -pair[1])),
+        domain=own.domain or context.domain,
+        needs=own.needs or context.needs,
+        tool_sets=tool_sets,
+    )
 
 
 class DeterministicPlanner:
@@ -74,7 +115,7 @@ class DeterministicPlanner:
 
     def intent_probability(self, question: str, intent: str) -> float:
         """Calibrated probability of `intent` for `question` (confidence of a model plan)."""
-        prediction = self.classifier.predict(normalize_question(question), None)
+        prediction = self.classifier.predict(normalize_text(question), None)
         return next((p for i, p in prediction.intents if i.value == intent), 0.0)
 
     def plan(
@@ -110,7 +151,7 @@ class DeterministicPlanner:
         """The plan itself (the fallback planner wraps it with its own reason code)."""
         normalized = normalize_question(question)
         entities = extract_entities(question, now=now, tz=tz)
-        prediction = self._predict(normalized, entities, resolved)
+        prediction = self._predict(normalize_text(question), entities, resolved)
         intent, confidence = prediction.intents[0]
         follow_up = resolved.relation in _FOLLOW_UPS and bool(resolved.goal)
         if intent is Intent.CLARIFY or confidence < self._threshold:
@@ -121,6 +162,8 @@ class DeterministicPlanner:
         tools = choose_tool_set(intent, prediction.tool_sets)
         if any(n in _DOCUMENT_NEEDS for n in needs):
             tools = widen_with_search(intent, tools)
+        if intent is Intent.MEDIA_UNDERSTANDING and not has_attachments:
+            tools = tools & MEDIA_ONLY
         if intent is Intent.KNOWLEDGE_QA and any(ref.kind == "FACT_ITEM" for ref in resolved.references):
             intent, tools = Intent.LIVE_MY_WORK, choose_tool_set(Intent.LIVE_MY_WORK, ())
             tools = tools | {t for t in choose_tool_set(Intent.KNOWLEDGE_QA, ())}
@@ -154,24 +197,24 @@ class DeterministicPlanner:
         )
 
     def _predict(self, normalized: str, entities: ExtractedEntities, resolved: ResolvedContext) -> Prediction:
-        """Classify the question; an unsure elliptical follow-up borrows the goal's intent."""
+        """Classify the question; an unsure elliptical follow-up borrows the conversation's intent."""
         prediction = self.classifier.predict(normalized, entities)
         top = prediction.intents[0]
         unsure = top[1] < self._threshold or top[0] is Intent.CLARIFY
-        if not (unsure and resolved.relation in _FOLLOW_UPS and resolved.goal):
+        if not unsure:
             return prediction
-        goal = self.classifier.predict(f"{resolved.goal} {normalized}", entities)
-        mixed: dict[Intent, float] = {}
-        for source in (prediction, goal):
-            for intent, p in source.intents:
-                mixed[intent] = mixed.get(intent, 0.0) + p / 2
-        intents = tuple(sorted(mixed.items(), key=lambda pair: -pair[1]))
-        return Prediction(
-            intents=intents,
-            domain=prediction.domain or goal.domain,
-            needs=prediction.needs or goal.needs,
-            tool_sets=goal.tool_sets,
-        )
+        if resolved.relation in _FOLLOW_UPS and resolved.goal:
+            goal = self.classifier.predict(f"{resolved.goal} {normalized}", entities)
+            return _blend(prediction, goal, goal.tool_sets)
+        if is_elliptical_follow_up(normalized, resolved) and resolved.previous_intent is not None:
+            carried = Prediction(
+                intents=((resolved.previous_intent, 1.0),),
+                domain=prediction.domain,
+                needs=prediction.needs,
+                tool_sets=prediction.tool_sets,
+            )
+            return _blend(prediction, carried, prediction.tool_sets)
+        return prediction
 
     def _clarify(
         self, question: str, normalized: str, entities: ExtractedEntities, prediction: Prediction

@@ -18,6 +18,7 @@ from shifu.contracts.common import Intent, ToolCode
 from shifu.contracts.entities import DateSpan, ExtractedEntities
 from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS, DateRangeName
+from shifu.planning.draft_args import practice_topic
 
 ToolSet = frozenset[ToolCode]
 T = ToolCode
@@ -186,6 +187,8 @@ def arguments_for(
         assignment: dict[str, Any] = {}
         if entities.persons:
             assignment["assigneeName"] = entities.persons[0].name
+        if topic := practice_topic(question, entities):
+            assignment["topic"] = topic
         single_days = [d for d in dates if d.start == d.end]
         if single_days:
             assignment["dueDate"] = single_days[-1].start.isoformat()
