@@ -320,7 +320,9 @@ class AgentRuntime:
             return ToolResult(
                 call=record.tool_call(), status=ToolStatus.FORBIDDEN, reason_code=str(check.reason)
             )
-        result = self._p.executor.execute(ctx, plan.intent, record.tool_call(), budget=budget)
+        result = self._p.executor.execute(
+            ctx, self._reread_intent(record.tool, plan.intent), record.tool_call(), budget=budget
+        )
         if result.status is not ToolStatus.OK:
             return result
         item = [f for f in result.facts if f.item_key == record.item_key]
@@ -330,6 +332,19 @@ class AgentRuntime:
                 call=record.tool_call(), status=ToolStatus.NO_RESULT, reason_code="REFERENCED_ITEM_GONE"
             )
         return None
+
+    def _reread_intent(self, tool: ToolCode, intent: Intent) -> Intent:
+        """The intent a referenced fact is re-read under: its own read intent, whatever this turn does.
+
+        "帮我记一下第一项" is a CAPTURE_FACT turn, but the item is still read as live work.
+        """
+        allowed = self._p.executor.registry.get(tool).allowed_intents
+        if intent in allowed:
+            return intent
+        for candidate in (Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING):
+            if candidate in allowed:
+                return candidate
+        return intent
 
     @staticmethod
     def _bind_document(
