@@ -10,7 +10,7 @@ from sqlalchemy import select
 from tqdm import tqdm
 
 from shifu.knowledge.index.base import GOVERNANCE_FIELDS
-from shifu.knowledge.parts import KnowledgeParts, index_point, is_indexable, payload_for, search_text
+from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable, payload_for
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
 
@@ -110,7 +110,7 @@ def rebuild(parts: KnowledgeParts, *, progress: bool = False) -> RebuildReport:
         (f, d) for f, d in governed if f.embedding is None or f.embedding_model != parts.embedder.model_id
     ]
     if stale:
-        vectors = parts.embedder.passages([search_text(d, f) for f, d in stale])
+        vectors = parts.embedder.passages([embedding_text(d, f) for f, d in stale])
         with transaction(parts.session_factory) as session:
             for (fragment, _), vector in zip(stale, vectors, strict=True):
                 row = session.get_one(KbFragmentRow, fragment.id)

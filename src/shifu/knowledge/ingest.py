@@ -32,7 +32,7 @@ from shifu.knowledge.governance import (
     resolve_metadata,
 )
 from shifu.knowledge.parsing import SUPPORTED_SUFFIXES, DocumentError, RawDocument, read_document
-from shifu.knowledge.parts import KnowledgeParts, index_point, is_indexable, search_text
+from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable
 from shifu.store.base import utcnow
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
@@ -178,7 +178,7 @@ def _new_rows(
             )
         )
     try:
-        vectors = parts.embedder.passages([search_text(document, f) for f in fragments])
+        vectors = parts.embedder.passages([embedding_text(document, f) for f in fragments])
     except Unavailable as exc:
         raise DocumentError("EMBEDDING_UNAVAILABLE", "the embedding endpoint failed") from exc
     for fragment, vector in zip(fragments, vectors, strict=True):

@@ -41,6 +41,16 @@ def search_text(document: KbDocumentRow, fragment: KbFragmentRow) -> str:
     return " ".join([document.title, *fragment.heading_path, fragment.locator, fragment.text])
 
 
+EMBED_MAX_CHARS = 256
+"""Dense passages are cut here: it keeps first ingest of the laws to minutes on two cores, and
+the opening of an article or section carries its topic (the BM25 leg still sees the whole text)."""
+
+
+def embedding_text(document: KbDocumentRow, fragment: KbFragmentRow) -> str:
+    """What the dense leg embeds of a fragment: the start of its search text."""
+    return search_text(document, fragment)[:EMBED_MAX_CHARS]
+
+
 def payload_for(document: KbDocumentRow, fragment: KbFragmentRow) -> dict[str, Any]:
     """The governance payload of a point (every GOVERNANCE_FIELDS entry, plus display keys)."""
     return {

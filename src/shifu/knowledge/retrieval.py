@@ -19,9 +19,9 @@ class HybridParams:
 
     candidates: int = 50
     """Hits taken from each leg before fusion (at least top_k)."""
-    dense_weight: float = 1.0
+    dense_weight: float = 1.25
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    rrf_k: int = 60
+    rrf_k: int = 10
     """RRF rank offset."""
 
 
