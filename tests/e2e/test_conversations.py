@@ -13,7 +13,6 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select
 
@@ -81,7 +80,6 @@ def test_month_correction_re_plans_last_month_and_invalidates_old_references(
         assert reread == []
 
 
-@pytest.mark.xfail(reason="runtime-requests: REF_TURN_RELISTS", strict=True)
 def test_a_referenced_item_is_answered_without_relisting_other_items(actor: Any, clock: FakeClock) -> None:
     employee, this_month, corrected = _corrected(actor)
     follow = employee.ask("第一项截止到哪天")
@@ -117,7 +115,6 @@ def test_an_expired_fact_ref_is_queried_again(actor: Any, clock: FakeClock, warm
             session.get(TaskRow, task_id).title = original  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(reason="runtime-requests: REVOKED_PROJECT_REF", strict=True)
 def test_a_reference_after_project_access_is_revoked_is_forbidden(
     actor: Any, clock: FakeClock, warm_services: Services
 ) -> None:
@@ -134,7 +131,6 @@ def test_a_reference_after_project_access_is_revoked_is_forbidden(
         assert any(c["status"] == "FORBIDDEN" and c["reasonCode"] for c in response["trace"]["toolCalls"])
 
 
-@pytest.mark.xfail(reason="runtime-requests: REVOKED_PROJECT_TASKS", strict=True)
 def test_live_tasks_of_a_revoked_project_are_not_served(
     actor: Any, clock: FakeClock, warm_services: Services
 ) -> None:

@@ -55,7 +55,6 @@ def _assert_refused(response: Any, status: int, code: str, original: Path) -> No
     assert "attachment" not in response.headers.get("content-disposition", "")
 
 
-@pytest.mark.xfail(reason="runtime-requests: RESOURCE_REF_NOT_STORED", strict=True)
 def test_the_cited_document_is_delivered_by_reference(actor: Any, clock: FakeClock) -> None:
     employee = actor("employee")
     answer = employee.ask("电梯困人怎么处理")

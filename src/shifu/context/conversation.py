@@ -79,14 +79,21 @@ class ConversationService:
         conversation_id: str | None,
         expected_version: int | None,
         now: datetime,
+        current_projects: tuple[str, ...] | None = None,
     ) -> ConversationView:
         """The conversation to continue, or a new one.
 
         Raises VersionConflict(current=…) only when the named conversation is live, ours,
         and stored at a different version than `expected_version`.
+
+        A live conversation of this user in a project the user has since lost (not in
+        `current_projects`) is continued in its own scope, so that its references are
+        refused explicitly (FORBIDDEN) instead of silently vanishing.
         """
         scope = ConversationScope(tenant_id, app_id, user_id, project_id)
         record = self._store.get(conversation_id) if conversation_id else None
+        if record is not None and _revoked_project_of(record, scope, current_projects):
+            scope = ConversationScope(tenant_id, app_id, user_id, record.project_id)
         if record is not None and _owned_by(record, scope) and not _expired(record, now):
             if expected_version is not None and expected_version != record.version:
                 raise VersionConflict(current=record.version)
@@ -126,6 +133,24 @@ class ConversationService:
         else:
             self._store.compare_and_set(record, expected_version=view.version)
         return record.version
+
+
+def _revoked_project_of(
+    record: ConversationRecord, scope: ConversationScope, current_projects: tuple[str, ...] | None
+) -> bool:
+    """The record is this user's, in a project the user no longer belongs to."""
+    same_user = (record.tenant_id, record.app_id, record.user_id) == (
+        scope.tenant_id,
+        scope.app_id,
+        scope.user_id,
+    )
+    return (
+        same_user
+        and current_projects is not None
+        and record.project_id is not None
+        and record.project_id != scope.project_id
+        and record.project_id not in current_projects
+    )
 
 
 def _owned_by(record: ConversationRecord, scope: ConversationScope) -> bool:

@@ -158,6 +158,7 @@ class AgentRuntime:
             conversation_id=request.conversation_id,
             expected_version=request.context_version,
             now=ctx.now,
+            current_projects=ctx.project_ids,
         )
         ctx = ctx.model_copy(update={"conversation_id": view.conversation_id})
         entities = extract_entities(request.text, now=ctx.now, tz=self._p.tz)
@@ -264,7 +265,8 @@ class AgentRuntime:
                     return self._refusal(base, refused)
             if reference.kind == "DOCUMENT" and reference.citation_id:
                 calls = self._bind_document(res, reference.citation_id, calls, plan)
-        calls = self._enrich_with_items(calls, pre_results)
+        reread_tools = {r.call.tool for r in pre_results}
+        calls = self._enrich_with_items([c for c in calls if c.tool not in reread_tools], pre_results)
         plan = plan.model_copy(update={"tool_calls": [*(r.call for r in pre_results), *calls]})
 
         def execute(batch: Sequence[ToolCall], number: int) -> list[ToolResult]:
@@ -418,7 +420,7 @@ class AgentRuntime:
         turn.answer = "\n\n".join(p for p in parts if p) or replies.FAILED_ANSWER
         turn.sources = source_summary(results, decision, turn.citations)
         turn.data = live_data(live_results, decision)
-        turn.results = live_results
+        turn.results = list(results)
         if turn.data.get("state") == "NO_TASKS":
             turn.next_actions = ["查看学习中心", "联系主管确认安排"]
         return turn
@@ -511,7 +513,7 @@ class AgentRuntime:
         audit.reason_codes = list(response.trace.reason_codes)
         audit.counts = {
             "citations": len(response.citations),
-            "facts": len(turn.results),
+            "facts": sum(len(r.facts) for r in turn.results),
             "toolCalls": len(turn.tool_calls),
             "rounds": turn.rounds,
             "modelCalls": turn.model_calls,

@@ -126,7 +126,10 @@ class LiveDataTools:
             start=None if carry_overdue else window.start,
             end=window.end,
         )
-        selected = [row for row in rows if _task_matches(row, status, today)]
+        # Only work of projects the user belongs to now: a revoked membership revokes its tasks.
+        selected = [
+            row for row in rows if row.project_id in ctx.project_ids and _task_matches(row, status, today)
+        ]
         if carry_overdue:
             # "What do I have today" includes what is still open from earlier days.
             selected.sort(key=lambda row: (row.due_date, row.task_id))
