@@ -57,6 +57,7 @@ from shifu.runtime.assemble import (
 )
 from shifu.runtime.follow_up import knowledge_follow_up
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
+from shifu.runtime.scope import asks_about_someone_else
 from shifu.runtime.turn import TurnResult
 from shifu.tools.executor import ToolExecutor
 from shifu.tools.limits import RunBudget, RunLimits
@@ -249,6 +250,11 @@ class AgentRuntime:
             base.answer = replies.CLARIFY_ANSWER
             base.clarification = replies.clarification_for(plan.clarification_options)
             base.pending_clarification = True
+            return base
+        if asks_about_someone_else(plan, ctx):
+            base.status = ResponseStatus.FORBIDDEN
+            base.answer = replies.OTHER_PERSON_ANSWER
+            base.reason_codes.append("OTHER_PERSON_SCOPE")
             return base
         return self._execute(ctx, res, plan, base)
 

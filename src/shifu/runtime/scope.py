@@ -1,0 +1,35 @@
+"""Questions about someone else's own data: refused, never answered with the asker's data.
+
+A self-scoped tool (MY_*) reads only the principal's data. When the question is about a
+colleague ("赵六今天有哪些待办") or about others in general ("其他候选人的面试进度"),
+running it would answer a different question than was asked, so the turn is refused with
+a reason code instead. Team tools keep their own, supervised-project scope.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shifu.contracts.common import ToolCode
+from shifu.contracts.context import ExecutionContext
+from shifu.contracts.plan import SemanticQueryPlan
+
+SELF_SCOPED_TOOLS = frozenset(
+    {
+        ToolCode.MY_CURRENT_TASKS,
+        ToolCode.MY_PRACTICE_SUMMARY,
+        ToolCode.MY_WORK_RESULTS,
+        ToolCode.MY_CANDIDATE_PROGRESS,
+    }
+)
+
+OTHERS_RE = re.compile(r"其他(?:人|候选人|同事|员工|应聘者)|别(?:人|的人|的同事|的候选人)|他人|同事的")
+"""Wording that asks about people other than the asker."""
+
+
+def asks_about_someone_else(plan: SemanticQueryPlan, ctx: ExecutionContext) -> bool:
+    """True when a self-scoped read is planned for a question about another person."""
+    if not any(call.tool in SELF_SCOPED_TOOLS for call in plan.tool_calls):
+        return False
+    others = [p.name for p in plan.entities.persons if p.name != ctx.display_name]
+    return bool(others) or bool(OTHERS_RE.search(plan.question))

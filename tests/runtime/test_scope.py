@@ -1,0 +1,60 @@
+"""A self-scoped read planned for a question about someone else is refused."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shifu.contracts.common import Intent, Role, ToolCode
+from shifu.contracts.context import ExecutionContext
+from shifu.contracts.entities import ExtractedEntities, PersonMention
+from shifu.contracts.plan import SemanticQueryPlan, ToolCall
+from shifu.runtime.scope import asks_about_someone_else
+
+CTX = ExecutionContext(
+    run_id="r",
+    tenant_id="demo",
+    app_id="staff-app",
+    user_id="u-zhangsan",
+    external_id="ext-1001",
+    display_name="张三",
+    role=Role.EMPLOYEE,
+    project_ids=("proj-huafu",),
+    now=datetime(2026, 12, 2, tzinfo=UTC),
+)
+
+
+def _plan(question: str, tool: ToolCode, persons: tuple[str, ...] = ()) -> SemanticQueryPlan:
+    return SemanticQueryPlan(
+        question=question,
+        normalized_question=question,
+        intent=Intent.LIVE_MY_WORK,
+        confidence=0.9,
+        entities=ExtractedEntities(persons=[PersonMention(name=n) for n in persons]),
+        tool_calls=[ToolCall(tool=tool)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "persons"),
+    [
+        ("赵六今天有哪些待办", ToolCode.MY_CURRENT_TASKS, ("赵六",)),
+        ("其他候选人的面试进度怎么样", ToolCode.MY_CANDIDATE_PROGRESS, ()),
+        ("别人的训练成绩是多少", ToolCode.MY_PRACTICE_SUMMARY, ()),
+    ],
+)
+def test_questions_about_others_are_refused(question: str, tool: ToolCode, persons: tuple[str, ...]) -> None:
+    assert asks_about_someone_else(_plan(question, tool, persons), CTX)
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "persons"),
+    [
+        ("我今天有什么待办", ToolCode.MY_CURRENT_TASKS, ()),
+        ("张三的待办", ToolCode.MY_CURRENT_TASKS, ("张三",)),
+        ("孙八的训练情况", ToolCode.TEAM_PRACTICE_SUMMARY, ("孙八",)),
+    ],
+)
+def test_own_questions_and_team_tools_pass(question: str, tool: ToolCode, persons: tuple[str, ...]) -> None:
+    assert not asks_about_someone_else(_plan(question, tool, persons), CTX)
