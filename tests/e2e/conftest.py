@@ -8,31 +8,23 @@ when present, the public laws) with the real embedder; passage vectors are cache
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from demo_deployment import demo_settings_for
 from shifu.api.app import create_app
 from shifu.config import Settings, use_settings
-from shifu.demo.setup import bring_up_demo, demo_actor_tokens, demo_token, principal_for
+from shifu.demo.setup import demo_actor_tokens, demo_token, principal_for
 from shifu.runtime.wiring import Services, build_services
-
-REPO = Path(__file__).resolve().parents[2]
-EMBEDDING_CACHE = REPO / ".cache" / "embeddings"
 
 
 @pytest.fixture(scope="session")
 def demo_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     """Settings of the session's demo deployment."""
-    settings = Settings(
-        data_dir=tmp_path_factory.mktemp("demo") / "var",
-        environment="demo",
-        embedding_cache=EMBEDDING_CACHE,
-    )
+    settings = demo_settings_for(tmp_path_factory, "demo")
     with use_settings(settings):
-        bring_up_demo(settings, out=None)
         yield settings
 
 
