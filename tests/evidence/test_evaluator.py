@@ -398,3 +398,41 @@ def test_plan_without_needs_is_judged_as_general_rule() -> None:
     decision = _evaluate(plan("报销制度", []), search_result(general))
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.slots[0].need is EvidenceNeed.GENERAL_RULE
+
+
+def test_versions_ingested_as_separate_documents_with_one_title_are_a_version_conflict() -> None:
+    p = plan("报销期限是多久", [EvidenceNeed.DEADLINE])
+    decision = _evaluate(
+        p,
+        search_result(
+            _deadline_doc("c1", 30, "2024版", key="baoxiao_2024"),
+            _deadline_doc("c2", 60, "2025版", key="baoxiao_2025"),
+        ),
+    )
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+    (conflict,) = decision.conflicts
+    assert conflict.kind == "VERSION"
+    assert conflict.versions == ("2024版", "2025版")
+    assert decision.slots[0].reason_code == "VERSION_CONFLICT"
+
+
+def test_question_naming_a_version_picks_it_among_separately_keyed_versions() -> None:
+    p = plan("2025版报销期限是多久", [EvidenceNeed.DEADLINE], versions=["2025"])
+    decision = _evaluate(
+        p,
+        search_result(
+            _deadline_doc("c1", 30, "2024版", key="baoxiao_2024"),
+            _deadline_doc("c2", 60, "2025版", key="baoxiao_2025"),
+        ),
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_documents_with_different_titles_and_keys_are_not_versions_of_each_other() -> None:
+    p = plan("报销期限是多久", [EvidenceNeed.DEADLINE])
+    first = _deadline_doc("c1", 30, "2024版", key="a")
+    second = _deadline_doc("c2", 30, "2025版", key="b").model_copy(update={"title": "差旅管理办法"})
+    decision = _evaluate(p, search_result(first, second))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.conflicts == []

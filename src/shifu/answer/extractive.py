@@ -96,7 +96,7 @@ class ExtractiveComposer:
                         if len(steps) < MAX_STEPS:
                             steps.append(Step(order=len(steps) + 1, text=line, citation_ids=(citation_id,)))
                     continue
-                for span in select_spans(slot.need, doc.text):
+                for span in select_spans(slot.need, doc.text, plan.question):
                     statements.append(Statement(text=span, need=slot.need, citation_ids=(citation_id,)))
         return GroundedAnswer(
             summary=self._summary(decision, used, statements),

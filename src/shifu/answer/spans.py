@@ -18,7 +18,11 @@ _STEP_LINE = re.compile(
     re.MULTILINE,
 )
 _MONEY = re.compile(r"(?:\d|[一二两三四五六七八九十百千万])\s*(?:万|千)?\s*(?:元|块)|[¥￥]\s*\d")
-_DURATION = re.compile(r"(?:\d|[一二两三四五六七八九十])\s*(?:个)?\s*(?:工作日|日|天|小时|周|月|年)")
+_DURATION = re.compile(r"(?:\d|[一二两三四五六七八九十])\s*(?:个)?\s*(?:工作日|日|天|小时|分钟|周|月|年)")
+_QUANTITY = re.compile(
+    r"百分之[零一二三四五六七八九十百]+|\d\s*[%％]|(?:\d|[一二两三四五六七八九十])\s*(?:倍|周岁)"
+)
+_CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
 
 NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
     EvidenceNeed.REQUIRED_MATERIALS: (
@@ -63,16 +67,33 @@ def numbered_steps(text: str) -> list[str]:
 
 def _relevant(need: EvidenceNeed, sentence: str) -> bool:
     if need is EvidenceNeed.AMOUNT_RULE:
-        return bool(_MONEY.search(sentence))
+        return bool(_MONEY.search(sentence) or _QUANTITY.search(sentence))
     if need is EvidenceNeed.DEADLINE:
-        return bool(_DURATION.search(sentence))
+        return bool(_DURATION.search(sentence) or _QUANTITY.search(sentence))
     cues = NEED_CUES.get(need)
     return cues is None or any(cue in sentence for cue in cues)
 
 
-def select_spans(need: EvidenceNeed, text: str) -> list[str]:
-    """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked."""
-    chosen = [s for s in sentences(text) if _relevant(need, s)][:MAX_SENTENCES_PER_FRAGMENT]
+def _overlap(sentence: str, pairs: set[str]) -> int:
+    return sum(1 for pair in set(_CJK_PAIR.findall(sentence)) if pair in pairs)
+
+
+def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
+    """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
+
+    With the question given, sentences sharing more of its wording come first (kept in text
+    order), so an amount answer quotes the sentence about the thing asked, not every amount.
+    """
+    marked = [s for s in sentences(text) if _relevant(need, s)]
+    if not marked and need is EvidenceNeed.AMOUNT_RULE:
+        # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
+        marked = [s for s in sentences(text) if _DURATION.search(s)]
+    pairs = set(_CJK_PAIR.findall(question))
+    if pairs and marked:
+        best = max(_overlap(s, pairs) for s in marked)
+        if best > 0:
+            marked = [s for s in marked if _overlap(s, pairs) * 2 >= best]
+    chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
         return chosen
     stripped = strip_instructions(text).strip()

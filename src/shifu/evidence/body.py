@@ -273,7 +273,18 @@ def has_ordered_steps(text: str) -> bool:
     return len(_ORDERED_LINE.findall(text)) >= 2
 
 
+def _is_prohibition_list(text: str) -> bool:
+    """A numbered list introduced as things not to do (严禁以下行为：1. …) is not a procedure."""
+    first = _ORDERED_LINE.search(text)
+    if first is None:
+        return False
+    lead_in = text[: first.start()]
+    return _has_any(lead_in, _PROHIBITION_CUES) and not _has_any(lead_in, ("步骤", "流程", "程序"))
+
+
 def _supports_step(text: str) -> bool:
+    if _is_prohibition_list(text):
+        return False
     if has_ordered_steps(text):
         return True
     return _has_any(text, _SEQUENCE_CUES) and _has_any(text, _PROCEDURE_VERBS)

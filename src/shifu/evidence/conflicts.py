@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -24,6 +24,8 @@ AMOUNT = "AMOUNT"
 TIME_LIMIT = "TIME_LIMIT"
 
 _SPACE = re.compile(r"\s+")
+_SENTENCE = re.compile(r"[^。；;\n]+")
+_VERSION_MARK = re.compile(r"[（(][^）)]*版[）)]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +40,57 @@ def _normalized(text: str) -> str:
     return _SPACE.sub("", text)
 
 
-def _version_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> list[Conflict]:
-    by_key: dict[str, list[DocumentEvidence]] = defaultdict(list)
-    for item in covering:
-        by_key[item.doc.document_key].append(item.doc)
+def document_families(docs: Sequence[DocumentEvidence]) -> list[list[DocumentEvidence]]:
+    """Documents grouped into families: versions of one document share a key or a title.
+
+    A new version is often ingested as a separate document (its own key, e.g. `qingjia_zhidu_2024`
+    and `qingjia_zhidu_2025`) under the same title, so the key alone misses version conflicts.
+    """
+    parent: dict[str, str] = {}
+
+    def find(node: str) -> str:
+        while parent.setdefault(node, node) != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for doc in docs:
+        key, title = f"key:{doc.document_key}", f"title:{_normalized(doc.title)}"
+        parent[find(key)] = find(title)
+    families: dict[str, list[DocumentEvidence]] = defaultdict(list)
+    for doc in docs:
+        families[find(f"key:{doc.document_key}")].append(doc)
+    return list(families.values())
+
+
+def _claim_texts(texts: Sequence[str], claim_score: Callable[[str], float] | None) -> frozenset[str]:
+    """What one version says on the question's point: its best-matching sentences, else all its text.
+
+    Two versions that reword other sentences of a section but state the asked rule alike
+    (年休假5天 in both) do not disagree on this question.
+    """
+    whole = frozenset(_normalized(text) for text in texts)
+    if claim_score is None:
+        return whole
+    sentences = [sentence for text in texts for sentence in _SENTENCE.findall(strip_instructions(text))]
+    scored = [(claim_score(sentence), _normalized(sentence)) for sentence in sentences]
+    best = max((score for score, _ in scored), default=0.0)
+    if best <= 0:
+        return whole
+    return frozenset(sentence for score, sentence in scored if score >= best)
+
+
+def _version_conflicts(
+    need: EvidenceNeed, covering: Sequence[Covering], claim_score: Callable[[str], float] | None = None
+) -> list[Conflict]:
     conflicts: list[Conflict] = []
-    for docs in by_key.values():
+    for docs in document_families([item.doc for item in covering]):
         versions = sorted({doc.version for doc in docs})
         if len(versions) < 2:
             continue
         texts_by_version = {
-            version: {_normalized(doc.text) for doc in docs if doc.version == version} for version in versions
+            version: _claim_texts([doc.text for doc in docs if doc.version == version], claim_score)
+            for version in versions
         }
         first = texts_by_version[versions[0]]
         if all(texts == first for texts in texts_by_version.values()):
@@ -91,11 +133,16 @@ def _amount_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> list[
     return conflicts
 
 
-def _time_limit_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> list[Conflict]:
+def _time_limit_conflicts(
+    need: EvidenceNeed, covering: Sequence[Covering], about_subject: Callable[[str], bool]
+) -> list[Conflict]:
     limits: dict[str, set[tuple[Decimal, str]]] = defaultdict(set)
     ids: dict[str, list[str]] = defaultdict(list)
     for item in covering:
-        found = durations(strip_instructions(item.doc.text))
+        sentences = _SENTENCE.findall(strip_instructions(item.doc.text))
+        found = [
+            mention for sentence in sentences if about_subject(sentence) for mention in durations(sentence)
+        ]
         if len(found) == 1:
             limits[item.doc.document_key].add((found[0].value, found[0].unit))
             ids[item.doc.document_key].append(item.doc.citation_id)
@@ -116,17 +163,59 @@ def _time_limit_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> l
     return []
 
 
-def find_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> list[Conflict]:
+def _section(locator: str) -> str:
+    return _normalized(_VERSION_MARK.sub("", locator))
+
+
+def sibling_versions(covering: Sequence[Covering], candidates: Sequence[DocumentEvidence]) -> list[Covering]:
+    """The same section of other qualified versions of a covering document, for comparison.
+
+    When only one version's section matches the question (the other version reworded it),
+    the other version still states a rule on the same point; comparing both is the only
+    way to see that they disagree.
+    """
+    covering_ids = {item.doc.citation_id for item in covering}
+    by_family = document_families([item.doc for item in covering] + list(candidates))
+    extra: list[Covering] = []
+    for family in by_family:
+        sections = {(doc.version, _section(doc.locator)) for doc in family if doc.citation_id in covering_ids}
+        if not sections:
+            continue
+        wanted = {section for _, section in sections}
+        for doc in family:
+            if doc.citation_id in covering_ids or _section(doc.locator) not in wanted:
+                continue
+            if (doc.version, _section(doc.locator)) not in sections:
+                extra.append(Covering(doc=doc))
+    return extra
+
+
+def _anything(_: str) -> bool:
+    return True
+
+
+def find_conflicts(
+    need: EvidenceNeed,
+    covering: Sequence[Covering],
+    *,
+    about_subject: Callable[[str], bool] = _anything,
+    siblings: Sequence[Covering] = (),
+    claim_score: Callable[[str], float] | None = None,
+) -> list[Conflict]:
     """Every disagreement among the documents covering one need.
 
-    Versions of one document key are compared first; amounts and time limits are then
-    compared across different documents only (one document's tiers are not a conflict).
+    Versions of one document family (same key or same title) are compared first, including
+    the same section of other qualified versions (`siblings`), on the sentences that best
+    match the question (`claim_score`) when given; amounts and time limits are
+    then compared across different documents only (one document's tiers are not a
+    conflict), and only values stated in sentences about the question's subject count:
+    装修押金 3000元 and 出入证 10元 are different things, not a conflict.
     """
-    conflicts = _version_conflicts(need, covering)
+    conflicts = _version_conflicts(need, [*covering, *siblings], claim_score)
     versioned_ids = {cid for conflict in conflicts for cid in conflict.citation_ids}
     rest = [item for item in covering if item.doc.citation_id not in versioned_ids]
     if need is EvidenceNeed.AMOUNT_RULE:
         conflicts += _amount_conflicts(need, rest)
     if need is EvidenceNeed.DEADLINE:
-        conflicts += _time_limit_conflicts(need, rest)
+        conflicts += _time_limit_conflicts(need, rest, about_subject)
     return conflicts

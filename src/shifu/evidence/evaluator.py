@@ -11,24 +11,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from shifu.contracts.common import NEED_CLAIM_TYPE, DecisionStatus, EvidenceNeed, Role, ToolCode, ToolStatus
+from shifu.contracts.common import DecisionStatus, EvidenceNeed, Role, ToolCode, ToolStatus
 from shifu.contracts.decision import DecisionResult, SlotCoverage
 from shifu.contracts.evidence import Conflict, DocumentEvidence, Gap, ToolResult, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.body import amount_rules, body_supports
-from shifu.evidence.caliber import (
-    AMOUNT_NOT_MATCHED,
-    CALIBER_MISMATCH,
-    AmountTarget,
-    amount_target,
-    match_rules,
-)
-from shifu.evidence.conflicts import VERSION, Covering, find_conflicts
+from shifu.evidence.caliber import AMOUNT_NOT_MATCHED, CALIBER_MISMATCH, AmountTarget
+from shifu.evidence.conflicts import VERSION, document_families, find_conflicts, sibling_versions
 from shifu.evidence.governance import document_rejection, fact_rejection
-from shifu.evidence.injection import strip_instructions
+from shifu.evidence.slots import (
+    QuestionView,
+    SlotOutcome,
+    fragment_relevance,
+    judge_document_slot,
+    trim_covering,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -47,29 +45,6 @@ LIVE_TOOLS: frozenset[ToolCode] = frozenset(
     }
 )
 """Tools whose results are VERIFIED_FACTs; calling one implies a LIVE_STATE slot."""
-
-# How close a rejected document came to covering a slot; the closest reason is reported.
-_REASON_RANK: dict[str, int] = {
-    "NO_CANDIDATES": 0,
-    "VERSION_NOT_REQUESTED": 1,
-    "GOVERNANCE": 2,
-    "LABEL_MISSING": 3,
-    "BODY_UNSUPPORTED": 4,
-    CALIBER_MISMATCH: 5,
-    AMOUNT_NOT_MATCHED: 6,
-}
-
-
-@dataclass(slots=True)
-class _SlotOutcome:
-    need: EvidenceNeed
-    covering: list[Covering] = field(default_factory=list)
-    fact_refs: list[str] = field(default_factory=list)
-    reason: str = "NO_CANDIDATES"
-
-    def reject(self, reason: str) -> None:
-        if _REASON_RANK.get(reason, 0) >= _REASON_RANK.get(self.reason, 0):
-            self.reason = reason
 
 
 def effective_needs(plan: SemanticQueryPlan) -> list[EvidenceNeed]:
@@ -102,9 +77,7 @@ def _requested_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence
     if not wanted:
         return set()
     dropped: set[str] = set()
-    keys = {doc.document_key for doc in docs}
-    for key in keys:
-        family = [doc for doc in docs if doc.document_key == key]
+    for family in document_families(docs):
         chosen = [doc for doc in family if any(value in doc.version for value in wanted)]
         if chosen:
             dropped |= {doc.citation_id for doc in family if doc not in chosen}
@@ -130,7 +103,9 @@ class EvidenceEvaluator:
         """
         docs, facts = _collect(results)
         needs = effective_needs(plan)
-        target = amount_target(plan)
+        view = QuestionView.of(plan)
+        target = view.target
+        relevant = fragment_relevance(view, docs)
         not_requested = _requested_versions(plan, docs)
         governance = {doc.citation_id: document_rejection(doc, on_date=on_date, role=role) for doc in docs}
         fact_gate = {fact.fact_ref: fact_rejection(fact, now=now, role=role) for fact in facts}
@@ -138,18 +113,33 @@ class EvidenceEvaluator:
         outcomes = [
             self._live_slot(need, facts, fact_gate)
             if need is EvidenceNeed.LIVE_STATE
-            else self._document_slot(need, docs, governance, not_requested, target)
+            else judge_document_slot(
+                need, docs, governance=governance, not_requested=not_requested, view=view, relevant=relevant
+            )
             for need in needs
+        ]
+        qualified = [
+            doc
+            for doc in docs
+            if governance[doc.citation_id] is None and doc.citation_id not in not_requested
         ]
         conflicts = [c for result in results for c in result.conflicts]
         for outcome in outcomes:
-            found = find_conflicts(outcome.need, outcome.covering)
+            siblings = sibling_versions(outcome.covering, qualified) if outcome.covering else []
+            found = find_conflicts(
+                outcome.need,
+                outcome.covering,
+                about_subject=view.about_subject,
+                siblings=siblings,
+                claim_score=view.claim_score,
+            )
             if found:
                 conflicts += found
                 outcome.reason = (
                     "VERSION_CONFLICT" if all(c.kind == VERSION for c in found) else "SOURCE_CONFLICT"
                 )
                 outcome.covering = []
+            trim_covering(outcome, relevant)
         decision = self._decide(plan, results, outcomes, conflicts, target, facts)
         logger.info(
             "evidence evaluated",
@@ -166,8 +156,8 @@ class EvidenceEvaluator:
     @staticmethod
     def _live_slot(
         need: EvidenceNeed, facts: Sequence[VerifiedFact], gate: dict[str, str | None]
-    ) -> _SlotOutcome:
-        outcome = _SlotOutcome(need=need, reason="NO_VERIFIED_FACT")
+    ) -> SlotOutcome:
+        outcome = SlotOutcome(need=need, reason="NO_VERIFIED_FACT")
         for fact in facts:
             rejection = gate[fact.fact_ref]
             if rejection is None:
@@ -177,40 +167,10 @@ class EvidenceEvaluator:
         return outcome
 
     @staticmethod
-    def _document_slot(
-        need: EvidenceNeed,
-        docs: Sequence[DocumentEvidence],
-        governance: dict[str, str | None],
-        not_requested: set[str],
-        target: AmountTarget,
-    ) -> _SlotOutcome:
-        outcome = _SlotOutcome(need=need)
-        claim_type = NEED_CLAIM_TYPE[need]
-        for doc in docs:
-            body = strip_instructions(doc.text)
-            if doc.citation_id in not_requested:
-                outcome.reject("VERSION_NOT_REQUESTED")
-            elif governance[doc.citation_id] is not None:
-                outcome.reject("GOVERNANCE")
-            elif need not in doc.supported_need_codes or claim_type not in doc.claim_types:
-                outcome.reject("LABEL_MISSING")
-            elif not body_supports(claim_type, body):
-                outcome.reject("BODY_UNSUPPORTED")
-            elif need is EvidenceNeed.AMOUNT_RULE:
-                matching, reason = match_rules(target, amount_rules(body))
-                if reason is not None:
-                    outcome.reject(reason)
-                else:
-                    outcome.covering.append(Covering(doc=doc, rules=tuple(matching)))
-            else:
-                outcome.covering.append(Covering(doc=doc))
-        return outcome
-
-    @staticmethod
     def _decide(
         plan: SemanticQueryPlan,
         results: Sequence[ToolResult],
-        outcomes: Sequence[_SlotOutcome],
+        outcomes: Sequence[SlotOutcome],
         conflicts: list[Conflict],
         target: AmountTarget,
         facts: Sequence[VerifiedFact],
@@ -265,7 +225,7 @@ class EvidenceEvaluator:
         )
 
 
-def _gap_for(outcome: _SlotOutcome, target: AmountTarget) -> Gap:
+def _gap_for(outcome: SlotOutcome, target: AmountTarget) -> Gap:
     if outcome.need is EvidenceNeed.AMOUNT_RULE and target.is_constrained:
         reason = (
             outcome.reason

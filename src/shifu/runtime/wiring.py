@@ -39,6 +39,7 @@ from shifu.domain.writes.embedded import EmbeddedDomainWriter
 from shifu.domain.writes.http import HttpDomainWriter
 from shifu.errors import BadRequest
 from shifu.evidence.evaluator import EvidenceEvaluator
+from shifu.evidence.relevance import warm_up as relevance_warm_up
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 from shifu.llm.client import OpenAICompatibleClient
@@ -184,7 +185,8 @@ class Services:
 
 
 def _warm_up(knowledge: KnowledgeBase) -> None:
-    """Load the query embedder now, so the first user's search does not pay for it (or time out)."""
+    """Load the query embedder and the relevance tokenizer now, so the first user's search does not pay."""
+    relevance_warm_up()
     try:
         knowledge.parts.embedder.query("预热")
     except Exception as exc:  # the endpoint may be down at start; searches will report it

@@ -1,0 +1,118 @@
+"""Quantities that are not money: ratios, multiples, day/hour/month counts, ages.
+
+加班费按百分之多少, 几倍工资, 年休假多少天, 每天不得超过几小时 ask for a quantity that a statute
+states (百分之一百五十, 二倍, 五天, 三小时) without any currency. Such a rule answers the
+question's AMOUNT_RULE or DEADLINE slot when the body states a quantity of the kind asked,
+in a sentence about the question's subject. Money questions never take this path: their
+amount and caliber logic (seed 000's 500元 cases) stays exactly as strict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shifu.evidence.numerals import NUMBER_PATTERN
+
+
+class QuantityKind(StrEnum):
+    """What kind of quantity a question asks for or a body states."""
+
+    RATIO = "RATIO"
+    MULTIPLE = "MULTIPLE"
+    DAY = "DAY"
+    HOUR = "HOUR"
+    MINUTE = "MINUTE"
+    WEEK = "WEEK"
+    MONTH = "MONTH"
+    YEAR = "YEAR"
+    AGE = "AGE"
+
+
+DURATIONS: frozenset[QuantityKind] = frozenset(
+    {
+        QuantityKind.DAY,
+        QuantityKind.HOUR,
+        QuantityKind.MINUTE,
+        QuantityKind.WEEK,
+        QuantityKind.MONTH,
+        QuantityKind.YEAR,
+    }
+)
+
+_MONEY_WORDS = re.compile(
+    r"多少钱|几块|多少块|多少元|几元|钱数|金额|费用是多少|[\d一二两三四五六七八九十百千万]+\s*(?:元|块)"
+)
+_ASKS: tuple[tuple[re.Pattern[str], frozenset[QuantityKind]], ...] = (
+    (re.compile(r"百分之多少|百分之几|多少比例|什么比例|比例|百分比|几成"), frozenset({QuantityKind.RATIO})),
+    (re.compile(r"几倍|多少倍|双倍|翻倍"), frozenset({QuantityKind.MULTIPLE})),
+    (re.compile(r"多少周岁|几周岁|几岁|多少岁|多大年龄|年龄"), frozenset({QuantityKind.AGE})),
+    (re.compile(r"(?:多少|几)(?:个)?(?:工作日|天|日)"), frozenset({QuantityKind.DAY})),
+    (re.compile(r"(?:多少|几)(?:个)?(?:小时|钟头)"), frozenset({QuantityKind.HOUR})),
+    (re.compile(r"(?:多少|几)分钟"), frozenset({QuantityKind.MINUTE})),
+    (re.compile(r"(?:多少|几)(?:个)?(?:周|星期)"), frozenset({QuantityKind.WEEK})),
+    (re.compile(r"(?:多少|几)个月"), frozenset({QuantityKind.MONTH})),
+    (re.compile(r"(?:多少|几)年"), frozenset({QuantityKind.YEAR})),
+    (re.compile(r"多久|多长时间|多长期限|多长|期限是|时限是|时效|多少.{0,4}时间"), DURATIONS),
+    (
+        re.compile(r"标准是多少|怎么算|如何计算|怎么计算|按多少|多少工资|工资.{0,4}多少|多少补偿|是多少"),
+        frozenset({QuantityKind.RATIO, QuantityKind.MULTIPLE}),
+    ),
+)
+
+_N = NUMBER_PATTERN
+_STATED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
+    (QuantityKind.RATIO, re.compile(r"百分之[零一二三四五六七八九十百点]+|\d+(?:\.\d+)?\s*[%％]")),
+    (QuantityKind.MULTIPLE, re.compile(rf"(?:{_N})\s*倍")),
+    (QuantityKind.AGE, re.compile(rf"(?:{_N})\s*周岁")),
+    (QuantityKind.DAY, re.compile(rf"(?:{_N})\s*(?:个)?\s*(?:工作日|天|日)(?!起|历)")),
+    (QuantityKind.HOUR, re.compile(rf"(?:{_N})\s*(?:个)?\s*小时")),
+    (QuantityKind.MINUTE, re.compile(rf"(?:{_N})\s*分钟")),
+    (QuantityKind.WEEK, re.compile(rf"(?:{_N})\s*(?:个)?\s*(?:周|星期)(?!岁|年)")),
+    (QuantityKind.MONTH, re.compile(rf"(?:{_N})\s*个\s*月")),
+    (QuantityKind.YEAR, re.compile(rf"(?:{_N})\s*(?:个)?\s*年(?!度|级|龄|休|终|内)")),
+)
+_SENTENCE = re.compile(r"[^。；;！!？?\n]+")
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityAsk:
+    """The quantity kinds a question asks for."""
+
+    kinds: frozenset[QuantityKind]
+
+
+def asks_for_money(question: str) -> bool:
+    """True when the question is about money (多少钱, 500元): the strict caliber path applies."""
+    return bool(_MONEY_WORDS.search(question))
+
+
+def quantity_ask(question: str) -> QuantityAsk | None:
+    """The non-money quantity kinds `question` asks for, or None (money or no quantity)."""
+    if asks_for_money(question):
+        return None
+    kinds: set[QuantityKind] = set()
+    for pattern, asked in _ASKS:
+        if pattern.search(question):
+            kinds |= asked
+    return QuantityAsk(kinds=frozenset(kinds)) if kinds else None
+
+
+def stated_quantities(text: str) -> list[tuple[QuantityKind, str]]:
+    """Every non-money quantity stated in `text`, with its verbatim surface form."""
+    found: list[tuple[QuantityKind, str]] = []
+    for kind, pattern in _STATED:
+        found += [(kind, match.group(0)) for match in pattern.finditer(text)]
+    return found
+
+
+def supports_quantity(ask: QuantityAsk, body: str, about_subject: Callable[[str], bool]) -> bool:
+    """True when a sentence of `body` about the question's subject states a quantity of an asked kind."""
+    for sentence in _SENTENCE.findall(body):
+        if not about_subject(sentence):
+            continue
+        if any(kind in ask.kinds for kind, _ in stated_quantities(sentence)):
+            return True
+    return False

@@ -1,0 +1,293 @@
+"""Is a fragment ABOUT the question's subject? (seed 000 condition 3, for this question).
+
+A fragment that states some rule is not evidence for every question: 公司食堂几点开饭 is not
+answered by a labour-law article that happens to state a time, and a reimbursement policy
+that excludes purchases does not answer a purchase question. This module scores how much
+of the question's salient vocabulary a fragment's title, heading path and text cover,
+deterministically, and names the most specific subject terms that must be covered.
+
+Terms come from a dictionary max-match over jieba's IDF vocabulary (the IDF weights rank
+how specific a term is); question words, generic words and numbers are dropped. A small
+table maps lay wording to statute wording (辞职 → 解除劳动合同), because staff ask in the
+former and laws are written in the latter. Everything errs towards "not relevant".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from shifu.contracts.evidence import DocumentEvidence
+from shifu.evidence.relevance_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_NUMERAL = re.compile(
+    r"^[零〇一二两三四五六七八九十百千万\d]+[个天日年月周次笔元块岁点分号]?$|^[一每单][户张笔次个人份顿晚天月年件项位名台]$"
+)
+_MAX_WORD = 6
+_DOMAIN_FREQ = 20000
+"""jieba frequency given to domain words so the segmenter keeps them whole."""
+_NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
+"""Single characters that are units, numerals or particles, never part of an unknown term."""
+_UNKNOWN_IDF = 10.0
+"""Weight of a run of characters the vocabulary does not know (often a specific term: 竞业)."""
+
+MIN_SCORE = 0.55
+"""Weighted share of the question's terms a relevant fragment must cover."""
+REQUIRED_COVERAGE = 0.75
+_PARTIAL_HEAD = 0.5
+"""Coverage of a long term when only its head (last two characters) is found."""
+"""How completely each required (most specific) term must be covered."""
+_REQUIRED_MARGIN = 1.5
+"""Terms within this IDF distance of the most specific one are required too."""
+_MIN_REQUIRED_IDF = 7.5
+"""Below this weight a term is too common to be the subject on its own."""
+_SHORT_QUESTION = 3
+_SHORT_REQUIRED_IDF = 6.5
+"""In a short question (≤ 3 terms) every reasonably specific term is part of the subject (采购 in
+"500元的一笔采购如何报销" is what is being reimbursed, not a detail)."""
+
+
+@cache
+def _tokenizer() -> Any:
+    """A private jieba tokenizer (its dictionary loads once, lazily; the global one is left alone)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    for word in sorted(DOMAIN_WORDS | frozenset(LAY_SYNONYMS)):
+        if len(word) > 1 and word not in tokenizer.FREQ:
+            tokenizer.add_word(word, freq=_DOMAIN_FREQ)
+    return tokenizer
+
+
+_EDGE_CHARS = "".join(sorted(_NO_GLUE | {word for word in QUESTION_WORDS | GENERIC_WORDS if len(word) == 1}))
+"""Characters trimmed from the edges of a guessed word (能休 → 休, 困人后 → 困人)."""
+
+
+def _segment(run: str) -> list[str]:
+    """jieba segmentation; a guessed (out-of-vocabulary) word loses unit/particle characters at its edges.
+
+    The HMM guesses 困人后 or 天内 for unknown stretches; trimming 后/天/内 keeps the subject (困人).
+    """
+    vocabulary = _vocabulary()
+    pieces: list[str] = []
+    for raw in _tokenizer().lcut(run, HMM=True):
+        piece = str(raw)
+        if len(piece) > 1 and piece not in vocabulary:
+            piece = piece.strip(_EDGE_CHARS)
+        if piece:
+            pieces.append(piece)
+    return pieces
+
+
+@cache
+def _vocabulary() -> dict[str, float]:
+    """jieba's IDF table (word → IDF); loaded once, lazily, from the installed package."""
+    import jieba
+
+    path = Path(jieba.__file__).parent / "analyse" / "idf.txt"
+    table: dict[str, float] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle.read().splitlines():
+            word, _, weight = line.partition(" ")
+            if word and weight:
+                table[word] = float(weight)
+    for word in DOMAIN_WORDS | frozenset(LAY_SYNONYMS):
+        table.setdefault(word, _UNKNOWN_IDF)
+    return table
+
+
+def _max_match(run: str, vocabulary: dict[str, float], *, exclude: str = "") -> list[str]:
+    """Forward and backward maximum matching; the split with fewer pieces (then fewer singles) wins."""
+
+    def forward(text: str) -> list[str]:
+        pieces: list[str] = []
+        index = 0
+        while index < len(text):
+            for size in range(min(_MAX_WORD, len(text) - index), 0, -1):
+                piece = text[index : index + size]
+                if size == 1 or (piece in vocabulary and piece != exclude):
+                    pieces.append(piece)
+                    index += size
+                    break
+        return pieces
+
+    def backward(text: str) -> list[str]:
+        pieces: list[str] = []
+        end = len(text)
+        while end > 0:
+            for size in range(min(_MAX_WORD, end), 0, -1):
+                piece = text[end - size : end]
+                if size == 1 or (piece in vocabulary and piece != exclude):
+                    pieces.insert(0, piece)
+                    end -= size
+                    break
+        return pieces
+
+    ahead, behind = forward(run), backward(run)
+
+    def cost(pieces: list[str]) -> tuple[int, int]:
+        return len(pieces), sum(1 for piece in pieces if len(piece) == 1)
+
+    return ahead if cost(ahead) < cost(behind) else behind
+
+
+def _merge_unknown(pieces: list[str]) -> list[str]:
+    """Glue runs of single characters (unknown to the vocabulary) into one candidate term."""
+    merged: list[str] = []
+    buffer = ""
+    for piece in pieces:
+        if len(piece) == 1 and piece not in _NO_GLUE | QUESTION_WORDS | GENERIC_WORDS:
+            buffer += piece
+            continue
+        if buffer:
+            merged.append(buffer)
+            buffer = ""
+        merged.append(piece)
+    if buffer:
+        merged.append(buffer)
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One salient question term with its specificity weight."""
+
+    text: str
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionTerms:
+    """The salient terms of a question and which of them name its subject."""
+
+    terms: tuple[Term, ...]
+    required: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        """True when the question has no salient term (nothing to be relevant to)."""
+        return not self.terms
+
+
+def question_terms(question: str) -> QuestionTerms:
+    """Salient terms of `question`, weighted by IDF, with the most specific ones required."""
+    vocabulary = _vocabulary()
+    found: dict[str, float] = {}
+    for run in _CJK_RUN.findall(question):
+        for piece in _merge_unknown(_segment(run)):
+            if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _NUMERAL.match(piece):
+                continue
+            found.setdefault(piece, vocabulary.get(piece, _UNKNOWN_IDF))
+    terms = tuple(Term(text=text, weight=weight) for text, weight in found.items())
+    if not terms:
+        return QuestionTerms(terms=(), required=())
+    top = max(term.weight for term in terms)
+    short = len(terms) <= _SHORT_QUESTION
+    required = tuple(
+        term.text
+        for term in terms
+        if (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
+        or (short and term.weight >= _SHORT_REQUIRED_IDF)
+    )
+    return QuestionTerms(terms=terms, required=required)
+
+
+@cache
+def _gapped(term: str) -> re.Pattern[str]:
+    """The term's pieces in order with short gaps between them (年假 ~ 年休假, 月工资 ~ 月平均工资)."""
+    if len(term) == 2:
+        return re.compile(".{0,2}".join(re.escape(char) for char in term))
+    pieces = _max_match(term, _vocabulary(), exclude=term)
+    if len(pieces) == 1:
+        return re.compile(re.escape(term))
+    return re.compile(".{0,3}".join(re.escape(piece) for piece in pieces))
+
+
+def term_coverage(term: str, haystack: str) -> float:
+    """How completely `haystack` covers `term`: exact, a lay synonym, or its pieces in order → 1.
+
+    Pieces may sit a few characters apart (书面通知 ~ 以书面形式通知); a long term whose
+    head alone (its last two characters) is found counts half, never enough to be required.
+    """
+    if term in haystack:
+        return 1.0
+    if any(synonym in haystack for synonym in LAY_SYNONYMS.get(term, ())):
+        return 1.0
+    if _gapped(term).search(haystack):
+        return 1.0
+    if len(term) > 2 and term[-2:] in haystack:
+        return _PARTIAL_HEAD
+    return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """How well one fragment covers one question."""
+
+    score: float
+    """Weighted share of the question's terms covered (0..1)."""
+    required_covered: bool
+    """Every most-specific term is covered."""
+
+    @property
+    def relevant(self) -> bool:
+        """The fragment is about the question's subject."""
+        return self.required_covered and self.score >= MIN_SCORE
+
+
+_SENTENCES = re.compile(r"[^。；;\n]+[。；;\n]?")
+_EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围")
+
+
+def without_exclusions(body: str) -> str:
+    """The body minus sentences that name things only to exclude them (采购不适用本制度)."""
+    return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part))
+
+
+def fragment_haystack(doc: DocumentEvidence, body: str) -> str:
+    """Everything a fragment says about its subject: title, heading path, locator and body.
+
+    A sentence that excludes something from the document's scope does not make the
+    document about that thing, so exclusion sentences are left out.
+    """
+    return "\n".join((doc.title, *doc.heading_path, doc.locator, without_exclusions(body)))
+
+
+def relevance(terms: QuestionTerms, haystack: str) -> Relevance:
+    """Score one fragment's text against the question's terms (no terms → nothing to miss)."""
+    if terms.empty:
+        return Relevance(score=1.0, required_covered=True)
+    total = sum(term.weight for term in terms.terms)
+    coverage = {term.text: term_coverage(term.text, haystack) for term in terms.terms}
+    score = sum(term.weight * coverage[term.text] for term in terms.terms) / total
+    required = all(coverage[text] >= REQUIRED_COVERAGE for text in terms.required)
+    return Relevance(score=round(score, 4), required_covered=required)
+
+
+def rank(items: Sequence[tuple[str, Relevance]]) -> list[str]:
+    """Citation ids from most to least relevant (stable for ties)."""
+    return [cid for cid, _ in sorted(items, key=lambda pair: -pair[1].score)]
+
+
+def mentions_subject(terms: QuestionTerms, text: str) -> bool:
+    """True when `text` (a sentence or clause) fully covers at least one of the question's terms.
+
+    Required terms are preferred; when the question has none, any salient term will do.
+    """
+    if terms.empty:
+        return True
+    candidates = terms.required or tuple(term.text for term in terms.terms)
+    return any(term_coverage(text_term, text) >= 1.0 for text_term in candidates)
+
+
+def warm_up() -> None:
+    """Load the segmenter and the IDF table now (≈ 2–5 s once) instead of on the first question."""
+    question_terms("年假要提前几天申请")

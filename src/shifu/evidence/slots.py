@@ -1,0 +1,240 @@
+"""One document slot, judged against THIS question: governance, labels, relevance, body, amount.
+
+The evaluator builds one QuestionView per evaluation (the question's salient terms, the
+quantity it asks for, its money target) and asks `judge_document_slot` which fragments
+cover each slot. A fragment must be about the question's subject (relevance) before its
+body is checked at all; covering fragments come back ordered by relevance, so composers
+cite the most relevant first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
+from shifu.contracts.evidence import DocumentEvidence
+from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.body import AmountRule, amount_rules, body_supports
+from shifu.evidence.caliber import (
+    AMOUNT_NOT_MATCHED,
+    CALIBER_MISMATCH,
+    AmountTarget,
+    amount_target,
+    match_rules,
+)
+from shifu.evidence.conflicts import Covering
+from shifu.evidence.injection import strip_instructions
+from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
+from shifu.evidence.relevance import (
+    QuestionTerms,
+    Relevance,
+    fragment_haystack,
+    mentions_subject,
+    question_terms,
+    relevance,
+)
+
+NOT_RELEVANT = "NOT_RELEVANT"
+MAX_COVERING = 3
+"""Fragments kept per slot (the most relevant); more only repeat or dilute the answer."""
+RELEVANCE_MARGIN = 0.25
+"""A covering fragment this much less relevant than the best one is dropped."""
+
+# How close a rejected document came to covering a slot; the closest reason is reported.
+REASON_RANK: dict[str, int] = {
+    "NO_CANDIDATES": 0,
+    "VERSION_NOT_REQUESTED": 1,
+    "GOVERNANCE": 2,
+    NOT_RELEVANT: 3,
+    "LABEL_MISSING": 4,
+    "BODY_UNSUPPORTED": 5,
+    CALIBER_MISMATCH: 6,
+    AMOUNT_NOT_MATCHED: 7,
+}
+
+_SENTENCE = re.compile(r"[^。；;\n]+")
+_CLAUSE = re.compile(r"[^。；;，,\n]+")
+_QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
+
+
+@dataclass(slots=True)
+class SlotOutcome:
+    """What one slot ended with: covering fragments or facts, else the closest rejection."""
+
+    need: EvidenceNeed
+    covering: list[Covering] = field(default_factory=list)
+    fact_refs: list[str] = field(default_factory=list)
+    reason: str = "NO_CANDIDATES"
+
+    def reject(self, reason: str) -> None:
+        """Remember `reason` when it is at least as close to covering as the current one."""
+        if REASON_RANK.get(reason, 0) >= REASON_RANK.get(self.reason, 0):
+            self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionView:
+    """What the question asks, read once per evaluation."""
+
+    terms: QuestionTerms
+    ask: QuantityAsk | None
+    target: AmountTarget
+
+    @classmethod
+    def of(cls, plan: SemanticQueryPlan) -> QuestionView:
+        """Read terms, quantity ask and money target from the plan's verbatim question."""
+        target = amount_target(plan)
+        if target.value is not None and _ratio_not_money(plan):
+            target = replace(target, value=None, comparator=None)
+        # An instruction smuggled into the question (忽略以上指令…) names no subject.
+        subject = strip_instructions(_subject_text(plan))
+        ask = None if target.value is not None else quantity_ask(subject)
+        return cls(terms=question_terms(subject), ask=ask, target=target)
+
+    def about_subject(self, text: str) -> bool:
+        """True when a sentence or clause names the question's subject."""
+        return mentions_subject(self.terms, text)
+
+    def claim_score(self, sentence: str) -> float:
+        """How much of the question one sentence covers (0 when it has nothing to say on it)."""
+        return 0.0 if self.terms.empty else relevance(self.terms, sentence).score
+
+
+def _subject_text(plan: SemanticQueryPlan) -> str:
+    """The question, or for an elliptical follow-up (那法定节假日呢) the search query that carries
+    the conversation's goal in front of it: the subject lives in the goal."""
+    tail = plan.normalized_question.strip()
+    for call in plan.tool_calls:
+        query = call.arguments.get("query") if call.tool is ToolCode.KNOWLEDGE_SEARCH else None
+        if not isinstance(query, str):
+            continue
+        query = query.strip()
+        if tail and len(query) > len(tail) and query.endswith(tail):
+            return query
+    return plan.question
+
+
+def _ratio_not_money(plan: SemanticQueryPlan) -> bool:
+    """The extracted "amount" is the 百 of 百分之 (a ratio), never money (百分之多少 → not 100元)."""
+    texts = [amount.text for amount in plan.entities.amounts]
+    return bool(texts) and all(text and _only_before_fraction(plan.question, text) for text in texts)
+
+
+def _only_before_fraction(question: str, part: str) -> bool:
+    starts = [match.start() for match in re.finditer(re.escape(part), question)]
+    return bool(starts) and all(question.startswith("分之", start + len(part)) for start in starts)
+
+
+def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> dict[str, Relevance]:
+    """Relevance of every fragment to the question, by citation id."""
+    return {
+        doc.citation_id: relevance(view.terms, fragment_haystack(doc, strip_instructions(doc.text)))
+        for doc in docs
+    }
+
+
+def _labelled(doc: DocumentEvidence, need: EvidenceNeed, claim_type: ClaimType) -> bool:
+    return need in doc.supported_need_codes and claim_type in doc.claim_types
+
+
+def _rule_labelled(doc: DocumentEvidence) -> bool:
+    return EvidenceNeed.GENERAL_RULE in doc.supported_need_codes and ClaimType.RULE in doc.claim_types
+
+
+def _subject_rules(
+    view: QuestionView, doc: DocumentEvidence, body: str, rules: Sequence[AmountRule]
+) -> list[AmountRule]:
+    """Amount rules stated about the question's subject (押金 3000元, not 出入证工本费 10元).
+
+    Within a sentence, rules whose own clause names the subject win; when no clause does but
+    the sentence as a whole does (单笔500元以下的零星采购，可直接报销), all its rules count.
+    When no sentence names the subject but the fragment's heading does (四、装修押金：每户
+    3000元), the heading is the subject of all its rules.
+    """
+    kept: list[AmountRule] = []
+    for sentence in _SENTENCE.findall(body):
+        inside = [rule for rule in rules if rule.text in sentence]
+        if not inside:
+            continue
+        clauses = _CLAUSE.findall(sentence)
+        named = [rule for rule in inside if any(rule.text in c and view.about_subject(c) for c in clauses)]
+        if named:
+            kept += named
+        elif view.about_subject(sentence):
+            kept += inside
+    if not kept and view.about_subject("\n".join((*doc.heading_path, doc.locator))):
+        return list(rules)
+    return list(dict.fromkeys(kept))
+
+
+def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEvidence, body: str) -> bool:
+    """A non-money quantity question answered by a rule stating that quantity about its subject."""
+    if view.ask is None or need not in _QUANTITY_NEEDS:
+        return False
+    if not (_labelled(doc, need, NEED_CLAIM_TYPE[need]) or _rule_labelled(doc)):
+        return False
+    return supports_quantity(view.ask, body, view.about_subject)
+
+
+def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -> Covering | str:
+    """Conditions 2 and 3 for one fragment: a Covering, or the rejection reason."""
+    body = strip_instructions(doc.text)
+    claim_type = NEED_CLAIM_TYPE[need]
+    if _quantity_covers(view, need, doc, body):
+        return Covering(doc=doc)
+    if not _labelled(doc, need, claim_type):
+        return "LABEL_MISSING"
+    if not body_supports(claim_type, body):
+        return "BODY_UNSUPPORTED"
+    if need is not EvidenceNeed.AMOUNT_RULE:
+        return Covering(doc=doc)
+    rules = amount_rules(body)
+    if not view.terms.empty:
+        rules = _subject_rules(view, doc, body, rules)
+    matching, reason = match_rules(view.target, rules)
+    return reason if reason is not None else Covering(doc=doc, rules=tuple(matching))
+
+
+def judge_document_slot(
+    need: EvidenceNeed,
+    docs: Sequence[DocumentEvidence],
+    *,
+    governance: Mapping[str, str | None],
+    not_requested: set[str],
+    view: QuestionView,
+    relevant: Mapping[str, Relevance],
+) -> SlotOutcome:
+    """Which fragments cover `need` for this question, most relevant first."""
+    outcome = SlotOutcome(need=need)
+    for doc in docs:
+        if doc.citation_id in not_requested:
+            outcome.reject("VERSION_NOT_REQUESTED")
+        elif governance[doc.citation_id] is not None:
+            outcome.reject("GOVERNANCE")
+        elif not relevant[doc.citation_id].relevant:
+            # Still report how an off-subject amount rule fails the question's caliber: the gap
+            # "no source states this amount on this basis" stays visible (seed 000's 500元 cases).
+            verdict = _judge_body(need, doc, view)
+            outcome.reject(NOT_RELEVANT)
+            if isinstance(verdict, str) and verdict in (CALIBER_MISMATCH, AMOUNT_NOT_MATCHED):
+                outcome.reject(verdict)
+        else:
+            verdict = _judge_body(need, doc, view)
+            if isinstance(verdict, str):
+                outcome.reject(verdict)
+            else:
+                outcome.covering.append(verdict)
+    outcome.covering.sort(key=lambda item: (-relevant[item.doc.citation_id].score, -item.doc.score))
+    return outcome
+
+
+def trim_covering(outcome: SlotOutcome, relevant: Mapping[str, Relevance]) -> None:
+    """Keep the few most relevant covering fragments (after conflicts were looked for)."""
+    if not outcome.covering:
+        return
+    best = relevant[outcome.covering[0].doc.citation_id].score
+    floor = best - RELEVANCE_MARGIN
+    kept = [item for item in outcome.covering if relevant[item.doc.citation_id].score >= floor]
+    outcome.covering = kept[:MAX_COVERING]

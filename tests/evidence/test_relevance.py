@@ -1,0 +1,119 @@
+"""The relevance gate's building blocks: question terms, term coverage, fragment relevance."""
+
+from __future__ import annotations
+
+import pytest
+
+from shifu.evidence.quantity import QuantityKind, asks_for_money, quantity_ask, supports_quantity
+from shifu.evidence.relevance import (
+    mentions_subject,
+    question_terms,
+    relevance,
+    term_coverage,
+    without_exclusions,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "dropped"),
+    [
+        ("公司食堂几点开饭", {"公司", "几点"}),
+        ("年假要提前几天申请", {"几天", "要"}),
+        ("500元的一笔采购如何报销", {"500", "一笔", "如何"}),
+        ("报销的时候要交哪些材料", {"哪些", "材料", "时候"}),
+    ],
+)
+def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
+    texts = {term.text for term in question_terms(question).terms}
+    assert texts and not texts & dropped
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("公司食堂几点开饭", "食堂"),
+        ("员工结婚可以休几天婚假", "婚假"),
+        ("500元的一笔采购如何报销", "采购"),
+        ("年假要提前几天申请", "年假"),
+    ],
+)
+def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:
+    assert subject in question_terms(question).required
+
+
+@pytest.mark.parametrize(
+    ("term", "haystack", "coverage"),
+    [
+        ("婚假", "员工依法登记结婚的，享受婚假3天。", 1.0),
+        ("年假", "年休假须提前5个工作日申请。", 1.0),
+        ("辞职", "劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。", 1.0),
+        ("书面通知", "以书面形式通知用人单位", 1.0),
+        ("月工资", "6个月的统筹地区上年度职工月平均工资", 1.0),
+        ("工作服", "员工应当按照规定穿着工作鞋。", 0.0),
+        ("食堂", "国家实行劳动者每日工作时间不超过八小时的工时制度。", 0.0),
+    ],
+)
+def test_term_coverage(term: str, haystack: str, coverage: float) -> None:
+    assert term_coverage(term, haystack) == coverage
+
+
+def test_an_unrelated_rule_is_not_relevant_to_an_out_of_corpus_question() -> None:
+    terms = question_terms("公司食堂几点开饭")
+    law = (
+        "中华人民共和国劳动法\n第三十六条\n"
+        "国家实行劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度。"
+    )
+    assert not relevance(terms, law).relevant
+
+
+def test_a_fragment_about_the_subject_is_relevant() -> None:
+    terms = question_terms("员工结婚可以休几天婚假")
+    policy = "请假管理制度\n二、请假类型有哪些\n4. 婚假：员工依法登记结婚的，享受婚假3天。"
+    assert relevance(terms, policy).relevant
+
+
+def test_an_exclusion_sentence_does_not_make_a_document_about_what_it_excludes() -> None:
+    body = (
+        "本制度适用于日常费用报销。物资采购不适用本制度，按《零星采购管理办法》办理。"
+        "单笔1000元以下由部门负责人审批。"
+    )
+    assert "采购" not in without_exclusions(body)
+    terms = question_terms("500元的一笔采购如何报销")
+    assert not relevance(terms, "费用报销管理制度\n" + without_exclusions(body)).relevant
+
+
+def test_mentions_subject_looks_for_a_required_term() -> None:
+    terms = question_terms("装修押金一户要交多少")
+    assert mentions_subject(terms, "施工单位缴纳装修押金3000元")
+    assert not mentions_subject(terms, "出入证工本费每张10元")
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("加班费按工资的百分之多少支付", {QuantityKind.RATIO}),
+        ("没签合同要付几倍工资", {QuantityKind.MULTIPLE}),
+        ("产假多少天", {QuantityKind.DAY}),
+        ("每天延长工作时间不得超过几小时", {QuantityKind.HOUR}),
+        ("失业保险金最长领几个月", {QuantityKind.MONTH}),
+        ("最低招工年龄是多少周岁", {QuantityKind.AGE}),
+    ],
+)
+def test_quantity_asks(question: str, kinds: set[QuantityKind]) -> None:
+    ask = quantity_ask(question)
+    assert ask is not None and kinds <= ask.kinds
+
+
+@pytest.mark.parametrize("question", ["夜班补贴一个晚上多少钱", "500元的一笔采购如何报销", "押金要交几块钱"])
+def test_money_questions_never_take_the_quantity_path(question: str) -> None:
+    assert asks_for_money(question)
+    assert quantity_ask(question) is None
+
+
+def test_a_quantity_counts_only_in_a_sentence_about_the_subject() -> None:
+    ask = quantity_ask("女职工产假多少天")
+    assert ask is not None
+    terms = question_terms("女职工产假多少天")
+    about = lambda text: mentions_subject(terms, text)  # noqa: E731
+    assert supports_quantity(ask, "女职工生育享受98天产假。", about)
+    assert not supports_quantity(ask, "女职工应当遵守劳动纪律。年休假5天。", about)

@@ -1,0 +1,209 @@
+"""The evaluator's relevance gate, quantity rules and subject-aware conflicts (item by item)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shifu.contracts.common import Authority, ClaimType, DecisionStatus, EvidenceNeed, Role
+from shifu.contracts.decision import DecisionResult
+from shifu.evidence.evaluator import EvidenceEvaluator
+
+from .builders import NOW, TODAY, doc, plan, search_result
+
+RULE = (EvidenceNeed.GENERAL_RULE,)
+OVERTIME = (
+    "延长工作时间的，支付不低于工资的百分之一百五十的工资报酬；"
+    "休息日安排工作又不能安排补休的，支付不低于工资的百分之二百的工资报酬。"
+)
+MATERNITY = "女职工生育享受98天产假，其中产前可以休假15天。"
+WORK_HOURS = "国家实行劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度。"
+
+
+def _evaluate(p: Any, *docs: Any) -> DecisionResult:
+    return EvidenceEvaluator().evaluate(p, [search_result(*docs)], on_date=TODAY, now=NOW, role=Role.EMPLOYEE)
+
+
+def _law(citation_id: str, text: str, **overrides: Any) -> Any:
+    fields: dict[str, Any] = {
+        "title": "中华人民共和国劳动法",
+        "locator": "第四十四条",
+        "authority": Authority.STATUTE,
+        "kind": "法律",
+        "effective_from": None,
+        "version": "2018-12-29",
+        "document_key": f"law-{citation_id}",
+    }
+    fields.update(overrides)
+    return doc(citation_id, text, needs=RULE, **fields)
+
+
+def test_out_of_corpus_question_is_not_answered_by_an_unrelated_rule() -> None:
+    unrelated = _law(
+        "c1", "国家实行劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度。"
+    )
+    decision = _evaluate(plan("公司食堂几点开饭", []), unrelated)
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.slots[0].reason_code == "NOT_RELEVANT"
+
+
+def test_a_policy_that_excludes_purchases_does_not_answer_a_purchase_question() -> None:
+    scope = doc(
+        "c1",
+        "本制度适用于日常费用报销。物资采购不适用本制度，按《零星采购管理办法》办理。",
+        needs=(EvidenceNeed.AMOUNT_RULE, EvidenceNeed.GENERAL_RULE),
+        locator="一、适用范围",
+    )
+    approval = doc(
+        "c2", "费用报销按单笔金额分级审批：单笔1000元以下，由部门负责人审批。", locator="二、单笔审批权限"
+    )
+    decision = _evaluate(
+        plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE], amount="500"), scope, approval
+    )
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.qualified_citation_ids == ()
+    assert decision.gaps[0].detail["amount"] == "500"
+
+
+def test_ratio_rule_answers_a_ratio_question_under_amount_rule() -> None:
+    decision = _evaluate(
+        plan("休息日加班又不能补休，工资按百分之多少支付", [EvidenceNeed.AMOUNT_RULE]), _law("c1", OVERTIME)
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def test_day_count_answers_a_days_question_under_deadline_or_amount() -> None:
+    law = _law("c1", MATERNITY, title="女职工劳动保护特别规定", locator="第七条")
+    for need in (EvidenceNeed.DEADLINE, EvidenceNeed.AMOUNT_RULE):
+        decision = _evaluate(plan("女职工产假有多少天", [need]), law)
+        assert decision.status is DecisionStatus.ANSWERED, need
+
+
+def test_a_money_question_is_never_answered_by_a_ratio() -> None:
+    decision = _evaluate(plan("加班费一个小时多少钱", [EvidenceNeed.AMOUNT_RULE]), _law("c1", OVERTIME))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+
+
+def test_a_quantity_about_another_subject_does_not_answer() -> None:
+    law = _law("c1", "女职工应当遵守劳动纪律。用人单位应当保证劳动者每周至少休息一日。", locator="第三十八条")
+    decision = _evaluate(plan("女职工产假有多少天", [EvidenceNeed.DEADLINE]), law)
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+
+
+def test_amounts_of_different_things_are_not_a_conflict() -> None:
+    steps = doc(
+        "c1",
+        "施工单位缴纳装修押金3000元，办理施工人员出入证，出入证工本费每张10元。",
+        title="装修管理规定",
+        document_key="zhuangxiu",
+        locator="三、装修进场的办理步骤",
+    )
+    garbage = doc(
+        "c2",
+        "装修垃圾清运费按每户每月100元在办理装修许可证时预缴。",
+        title="华府项目装修补充规定",
+        document_key="huafu",
+        locator="四、垃圾清运",
+    )
+    decision = _evaluate(plan("装修押金要交多少", [EvidenceNeed.AMOUNT_RULE]), steps, garbage)
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.conflicts == []
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def test_same_subject_different_amounts_in_two_documents_is_a_conflict() -> None:
+    first = doc("c1", "装修押金为每户3000元。", title="装修管理规定", document_key="a")
+    second = doc("c2", "装修押金为每户5000元。", title="华府项目装修补充规定", document_key="b")
+    decision = _evaluate(plan("装修押金要交多少", [EvidenceNeed.AMOUNT_RULE]), first, second)
+    assert decision.status is DecisionStatus.CONFLICT
+
+
+def test_time_limits_of_different_subjects_are_not_a_conflict() -> None:
+    arbitration = _law(
+        "c1", "劳动争议申请仲裁的时效期间为一年。", title="劳动争议调解仲裁法", locator="第二十七条"
+    )
+    other = _law(
+        "c2",
+        "劳动争议仲裁委员会收到仲裁申请之日起五日内，认为符合受理条件的，应当受理。",
+        title="劳动争议调解仲裁法",
+        locator="第二十九条",
+        document_key="law-c1",
+    )
+    decision = _evaluate(
+        plan("劳动争议申请仲裁的时效期间是多久", [EvidenceNeed.DEADLINE]), arbitration, other
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids[0] == "c1"
+
+
+def _leave(citation_id: str, version: str, text: str) -> Any:
+    return doc(
+        citation_id,
+        text,
+        needs=(EvidenceNeed.DEADLINE, EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE),
+        claims=(ClaimType.TIME_LIMIT, ClaimType.MATERIAL, ClaimType.RULE),
+        title="请假管理制度",
+        document_key=f"qingjia_{version[:4]}",
+        version=version,
+        locator=f"三、年休假的天数和申请时限（{version}）",
+    )
+
+
+def test_leave_versions_with_different_notice_periods_need_input_naming_both() -> None:
+    old = _leave("c1", "2024版", "员工年休假5天。年休假须提前3个工作日在员工App提交申请。")
+    new = _leave("c2", "2025版", "员工年休假5天。为便于排班，年休假须提前5个工作日在员工App提交申请。")
+    decision = _evaluate(plan("年假要提前几天申请", [EvidenceNeed.DEADLINE]), old, new)
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+    assert decision.conflicts[0].versions == ("2024版", "2025版")
+
+
+def test_versions_that_agree_on_the_asked_rule_are_not_a_conflict() -> None:
+    old = _leave("c1", "2024版", "员工结婚的，享受婚假3天。年休假须提前3个工作日申请。")
+    new = _leave("c2", "2025版", "员工结婚的，享受婚假3天。年休假须提前5个工作日申请。")
+    decision = _evaluate(plan("员工结婚能休几天婚假", [EvidenceNeed.DEADLINE]), old, new)
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_a_reworded_section_of_the_other_version_still_counts_as_a_version_conflict() -> None:
+    old = _leave("c1", "2024版", "年休假和事假：无需额外证明材料，在申请中写明事由即可。")
+    new = _leave("c2", "2025版", "年休假连续超过3天的：提交工作交接说明。")
+    decision = _evaluate(plan("事假要交什么证明材料", [EvidenceNeed.REQUIRED_MATERIALS]), old, new)
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+
+
+def test_covering_fragments_are_few_and_most_relevant_first() -> None:
+    texts = [f"零星采购第{n}条：零星采购应当真实，不得拆分。" for n in range(1, 6)]
+    docs = [doc(f"c{n}", text, needs=RULE, document_key=f"k{n}") for n, text in enumerate(texts, 1)]
+    best = doc("c9", "零星采购报账时应当提交发票和验收单。", needs=RULE, document_key="k9")
+    decision = _evaluate(plan("零星采购报账要注意什么", []), *docs, best)
+    assert decision.qualified_citation_ids[0] == "c9"
+    assert len(decision.qualified_citation_ids) <= 3
+
+
+def test_a_heading_names_the_subject_of_its_amounts() -> None:
+    deposit = doc("c1", "每户3000元，由施工单位缴纳。", title="装修管理规定", locator="四、装修押金的金额")
+    decision = _evaluate(plan("装修押金要交多少", [EvidenceNeed.AMOUNT_RULE]), deposit)
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_the_hundred_of_a_percentage_is_not_money() -> None:
+    question = plan("延长工作时间的工资按百分之多少支付", [EvidenceNeed.AMOUNT_RULE], amount="100")
+    question = question.model_copy(
+        update={
+            "entities": question.entities.model_copy(
+                update={"amounts": [question.entities.amounts[0].model_copy(update={"text": "百"})]}
+            )
+        }
+    )
+    decision = _evaluate(question, _law("c1", OVERTIME))
+    assert decision.status is DecisionStatus.ANSWERED
+
+
+def test_an_elliptical_follow_up_takes_its_subject_from_the_searched_goal() -> None:
+    follow_up = plan("那女职工呢", [EvidenceNeed.DEADLINE])
+    call = follow_up.tool_calls[0].model_copy(update={"arguments": {"query": "产假有多少天 那女职工呢"}})
+    follow_up = follow_up.model_copy(update={"tool_calls": [call]})
+    law = _law("c1", MATERNITY, title="女职工劳动保护特别规定", locator="第七条")
+    assert _evaluate(follow_up, law).status is DecisionStatus.ANSWERED
+    unrelated = _law("c2", WORK_HOURS, locator="第三十六条")
+    assert _evaluate(follow_up, unrelated).status is DecisionStatus.NO_EVIDENCE
