@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from evidence.builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
 from shifu.answer.compose import compose_for, should_compose, skipped_answer
 from shifu.answer.extractive import ExtractiveComposer, describe_fact
 from shifu.answer.render import citation_order, render_answer_text
@@ -16,8 +17,6 @@ from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
 from shifu.evidence.evaluator import EvidenceEvaluator
-
-from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
 
 MONTHLY_CAP = "零星采购每月累计金额不超过2000元，超出部分须经部门负责人审批。"
 PER_TRANSACTION = "单笔金额在500元（含）以下的零星采购，可凭发票直接报销。报销应当真实。"

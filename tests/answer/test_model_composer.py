@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from evidence.builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
 from shifu.answer.compose import compose_for
 from shifu.answer.gated import GatedEvidence
 from shifu.answer.model import ModelComposer
@@ -18,8 +19,6 @@ from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
 from shifu.errors import ModelError
 from shifu.evidence.evaluator import EvidenceEvaluator
-
-from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
 
 AMOUNT = "单笔金额在500元（含）以下的零星采购，可凭发票直接报销。"
 MONTHLY_CAP = "零星采购每月累计金额不超过2000元。"

@@ -1,4 +1,4 @@
-"""Small builders for plans, documents, facts and tool results used by the evidence tests."""
+"""Small builders for plans, documents, facts and tool results used by the evidence and answer tests."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from shifu.answer.injection import is_instruction_like, strip_instructions
 from shifu.contracts.common import EvidenceNeed
+from shifu.nlp.injection import is_instruction_like, strip_instructions
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
 _STEP_LINE = re.compile(

@@ -13,10 +13,10 @@ from decimal import Decimal
 
 from shifu.answer.extractive import describe_fact
 from shifu.answer.gated import GatedEvidence
-from shifu.answer.injection import strip_instructions
 from shifu.answer.numbers import available_numbers, claimed_numbers
 from shifu.contracts.answer import GroundedAnswer
 from shifu.contracts.common import EvidenceNeed
+from shifu.nlp.injection import strip_instructions
 
 UNCITED_CLAIM = "UNCITED_CLAIM"
 CITATION_NOT_GATED = "CITATION_NOT_GATED"

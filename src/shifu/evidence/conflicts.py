@@ -17,7 +17,7 @@ from shifu.contracts.common import EvidenceNeed
 from shifu.contracts.entities import ComparatorOp
 from shifu.contracts.evidence import Conflict, DocumentEvidence
 from shifu.evidence.body import AmountRule, durations
-from shifu.evidence.injection import strip_instructions
+from shifu.nlp.injection import strip_instructions
 
 VERSION = "VERSION"
 AMOUNT = "AMOUNT"

@@ -25,7 +25,6 @@ from shifu.evidence.caliber import (
     match_rules,
 )
 from shifu.evidence.conflicts import Covering
-from shifu.evidence.injection import strip_instructions
 from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
 from shifu.evidence.relevance import (
     QuestionTerms,
@@ -35,6 +34,7 @@ from shifu.evidence.relevance import (
     question_terms,
     relevance,
 )
+from shifu.nlp.injection import strip_instructions
 
 NOT_RELEVANT = "NOT_RELEVANT"
 MAX_COVERING = 3

@@ -6,7 +6,7 @@ import pytest
 
 from shifu.contracts.common import DecisionStatus, EvidenceNeed, Role
 from shifu.evidence.evaluator import EvidenceEvaluator
-from shifu.evidence.injection import is_instruction_like, strip_instructions
+from shifu.nlp.injection import is_instruction_like, strip_instructions
 
 from .builders import NOW, TODAY, doc, plan, search_result
 
