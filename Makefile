@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint bench bench-retrieval bench-planning bench-tools bench-answer clean
+.PHONY: install serve test lint bench bench-retrieval bench-planning bench-tools bench-answer bench-e2e bench-eval clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -28,11 +28,12 @@ lint: install
 	@$(VENV)/bin/ruff format --check src tests bench
 	@$(VENV)/bin/mypy src
 
-bench: bench-retrieval bench-planning bench-tools bench-answer
+bench: bench-retrieval bench-planning bench-tools bench-answer bench-e2e bench-eval
 	@$(PY) bench/collect.py
 
 bench-retrieval: install
-	@$(PY) bench/retrieval/run.py
+	@$(PY) -m bench.retrieval.run
+	@$(PY) -m bench.retrieval.scale
 	@$(PY) bench/collect.py
 
 bench-planning: install
@@ -45,6 +46,14 @@ bench-tools: install
 
 bench-answer: install
 	@$(PY) bench/answer/run.py
+	@$(PY) bench/collect.py
+
+bench-e2e: install
+	@$(PY) bench/e2e/run.py
+	@$(PY) bench/collect.py
+
+bench-eval: install
+	@$(PY) bench/eval/run.py
 	@$(PY) bench/collect.py
 
 clean:
