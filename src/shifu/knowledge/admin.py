@@ -126,6 +126,7 @@ def rebuild(parts: KnowledgeParts, *, progress: bool = False) -> RebuildReport:
             batch = []
     parts.index.upsert([index_point(parts, d, f) for f, d in batch])
     parts.index.flush()
+    parts.index.optimize()
     optimize = getattr(parts.index, "optimize", None)
     if callable(optimize):
         optimize()

@@ -236,8 +236,8 @@ class KnowledgeBase:
         recursive: bool = False,
         progress: bool = False,
     ) -> IngestReport:
-        """Ingest files (see `shifu.knowledge.ingest.ingest_paths`)."""
-        return ingest_paths(
+        """Ingest files (see `shifu.knowledge.ingest.ingest_paths`), then optimize the index."""
+        report = ingest_paths(
             self.parts,
             paths,
             space_id=space_id,
@@ -246,6 +246,9 @@ class KnowledgeBase:
             recursive=recursive,
             progress=progress,
         )
+        if report.fragments_added or report.fragments_retired:
+            self.parts.index.optimize()
+        return report
 
     def list_fragments(self, document_key: str, *, tenant_id: str | None = None) -> list[DocumentEvidence]:
         """Every fragment of every version of a document (operator view, no authorization)."""

@@ -115,6 +115,10 @@ class VectorIndex(Protocol):
         """Remove every point (rebuild)."""
         ...
 
+    def optimize(self) -> None:
+        """Build the search structures (HNSW, payload indexes) over what was written."""
+        ...
+
     def close(self) -> None:
         """Release files and locks."""
         ...
