@@ -53,6 +53,7 @@ def _print_report(report: dict[str, Any]) -> None:
     rows = [("overall", report["overall"])]
     rows += [(f"intent:{k}", v) for k, v in report["byIntent"].items()]
     rows += [(f"role:{k}", v) for k, v in report["byRole"].items()]
+    rows += [(f"actor:{k}", v) for k, v in report["byActor"].items()]
     for name, row in rows:
         print(
             f"{name:<28}{row['cases']:>6}{_fmt(row['intentAccuracy']):>9}{_fmt(row['toolsAccuracy']):>9}"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shifu.demo.org_seed import actor
 from shifu.eval.cases import GoldenCase
 
 _CALLED = {"OK", "NO_RESULT", "TIMEOUT", "UNAVAILABLE", "FAILED"}
@@ -51,20 +52,53 @@ class CaseScore:
     failures: list[str]
 
 
-def score(cases: Sequence[GoldenCase], results: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """Overall, per-intent and per-role accuracies and the failing case ids."""
+def _expected_metrics(case: GoldenCase) -> list[str]:
+    """The metrics a case checks (a missing result fails every one of them)."""
+    expect = case.expect
+    present = {
+        "intent": expect.intent,
+        "tools": expect.tools,
+        "status": expect.status,
+        "decision": expect.decision,
+    }
+    return [metric for metric, value in present.items() if value is not None]
+
+
+def demo_role(actor_key: str) -> str:
+    """The role of a demo actor (two actors share EMPLOYEE); an unknown key is its own slice."""
+    try:
+        return actor(actor_key).role.value
+    except KeyError:
+        return actor_key
+
+
+def score(
+    cases: Sequence[GoldenCase],
+    results: Mapping[str, list[dict[str, Any]]],
+    *,
+    role_of: Callable[[str], str] = demo_role,
+) -> dict[str, Any]:
+    """Overall, per-intent, per-role and per-actor accuracies and the failing case ids.
+
+    A case is sliced by the first acceptable intent of its expectation, by its actor's role
+    (`role_of`) and by its actor key.
+    """
     overall = Tally()
     by_intent: dict[str, Tally] = defaultdict(Tally)
     by_role: dict[str, Tally] = defaultdict(Tally)
+    by_actor: dict[str, Tally] = defaultdict(Tally)
     failures: list[dict[str, Any]] = []
     for case in cases:
         responses = results.get(case.id)
-        slices = [overall, by_role[case.actor]]
+        slices = [overall, by_role[role_of(case.actor)], by_actor[case.actor]]
         if case.expect.intent:
             slices.append(by_intent[case.expect.intent[0].value])
         for tally in slices:
             tally.cases += 1
         if not responses:
+            for metric in _expected_metrics(case):
+                for tally in slices:
+                    tally.add(metric, False)
             failures.append({"id": case.id, "failures": ["MISSING_RESULT"]})
             continue
         last = responses[-1]
@@ -96,5 +130,6 @@ def score(cases: Sequence[GoldenCase], results: Mapping[str, list[dict[str, Any]
         "overall": overall.as_dict(),
         "byIntent": {k: v.as_dict() for k, v in sorted(by_intent.items())},
         "byRole": {k: v.as_dict() for k, v in sorted(by_role.items())},
+        "byActor": {k: v.as_dict() for k, v in sorted(by_actor.items())},
         "failures": failures,
     }
