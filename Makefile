@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 serve: install
-	@$(VENV)/bin/shifu demo up
+	@$(VENV)/bin/shifu demo up --host $(HOST) --port $(PORT)
 	@$(VENV)/bin/shifu serve --host $(HOST) --port $(PORT)
 
 test: install
