@@ -54,15 +54,36 @@ class EmbeddedDomainWriter:
             with transaction(self._sessions) as own:
                 yield own
 
-    def _existing(self, session: Session, table: type[_Row], tenant_id: str, key: str) -> _Row | None:
-        stmt = select(table).where(table.tenant_id == tenant_id, table.idempotency_key == key)
-        return session.scalars(stmt).first()
-
-    def _store(self, session: Session, kind: str, row: Any) -> DomainReceipt:
-        session.add(row)
-        session.flush()
-        logger.info("domain write stored", extra={"kind": kind, "record_id": row.id})
-        return DomainReceipt(kind=kind, record_id=row.id, status=row.status, at=row.created_at)
+    def _write_once(
+        self,
+        session: Session | None,
+        table: type[_Row],
+        *,
+        kind: str,
+        prefix: str,
+        tenant_id: str,
+        idempotency_key: str,
+        status: str,
+        **fields: Any,
+    ) -> DomainReceipt:
+        """Answer with the record stored under the key, or store exactly one new record."""
+        with self._session(session) as s:
+            stmt = select(table).where(table.tenant_id == tenant_id, table.idempotency_key == idempotency_key)
+            found = s.scalars(stmt).first()
+            if found is not None:
+                return DomainReceipt(kind, found.id, found.status, found.created_at)
+            row = table(
+                id=_new_id(prefix),
+                tenant_id=tenant_id,
+                status=status,
+                idempotency_key=idempotency_key,
+                created_at=self._clock(),
+                **fields,
+            )
+            s.add(row)
+            s.flush()
+            logger.info("domain write stored", extra={"kind": kind, "record_id": row.id})
+            return DomainReceipt(kind=kind, record_id=row.id, status=row.status, at=row.created_at)
 
     def save_memory(
         self,
@@ -77,24 +98,20 @@ class EmbeddedDomainWriter:
         session: Session | None,
     ) -> DomainReceipt:
         """PRIVATE memories are ACTIVE at once; COMPANY ones wait as PENDING review."""
-        with self._session(session) as s:
-            found = self._existing(s, MemoryRow, tenant_id, idempotency_key)
-            if found is not None:
-                return DomainReceipt("MEMORY", found.id, found.status, found.created_at)
-            status = MEMORY_ACTIVE if visibility == "PRIVATE" else MEMORY_PENDING
-            row = MemoryRow(
-                id=_new_id("mem"),
-                tenant_id=tenant_id,
-                owner_id=owner_id,
-                project_id=project_id,
-                content=content,
-                location=location,
-                visibility=visibility,
-                status=status,
-                idempotency_key=idempotency_key,
-                created_at=self._clock(),
-            )
-            return self._store(s, "MEMORY", row)
+        return self._write_once(
+            session,
+            MemoryRow,
+            kind="MEMORY",
+            prefix="mem",
+            tenant_id=tenant_id,
+            idempotency_key=idempotency_key,
+            status=MEMORY_ACTIVE if visibility == "PRIVATE" else MEMORY_PENDING,
+            owner_id=owner_id,
+            project_id=project_id,
+            content=content,
+            location=location,
+            visibility=visibility,
+        )
 
     def assign_practice(
         self,
@@ -109,23 +126,20 @@ class EmbeddedDomainWriter:
         session: Session | None,
     ) -> DomainReceipt:
         """Record the assignment as ASSIGNED."""
-        with self._session(session) as s:
-            found = self._existing(s, PracticeAssignmentRow, tenant_id, idempotency_key)
-            if found is not None:
-                return DomainReceipt("PRACTICE_ASSIGNMENT", found.id, found.status, found.created_at)
-            row = PracticeAssignmentRow(
-                id=_new_id("asg"),
-                tenant_id=tenant_id,
-                project_id=project_id,
-                assigner_id=assigner_id,
-                assignee_id=assignee_id,
-                topic=topic,
-                due_date=due_date,
-                status=ASSIGNED,
-                idempotency_key=idempotency_key,
-                created_at=self._clock(),
-            )
-            return self._store(s, "PRACTICE_ASSIGNMENT", row)
+        return self._write_once(
+            session,
+            PracticeAssignmentRow,
+            kind="PRACTICE_ASSIGNMENT",
+            prefix="asg",
+            tenant_id=tenant_id,
+            idempotency_key=idempotency_key,
+            status=ASSIGNED,
+            project_id=project_id,
+            assigner_id=assigner_id,
+            assignee_id=assignee_id,
+            topic=topic,
+            due_date=due_date,
+        )
 
     def dispatch_review(
         self,
@@ -139,22 +153,19 @@ class EmbeddedDomainWriter:
         session: Session | None,
     ) -> DomainReceipt:
         """Record the dispatch as SENT (the embedded inbox is the table itself)."""
-        with self._session(session) as s:
-            found = self._existing(s, ReviewDispatchRow, tenant_id, idempotency_key)
-            if found is not None:
-                return DomainReceipt("REVIEW_DISPATCH", found.id, found.status, found.created_at)
-            row = ReviewDispatchRow(
-                id=_new_id("rvw"),
-                tenant_id=tenant_id,
-                project_id=project_id,
-                sender_id=sender_id,
-                recipient_id=recipient_id,
-                items=[dict(item) for item in items],
-                status=SENT,
-                idempotency_key=idempotency_key,
-                created_at=self._clock(),
-            )
-            return self._store(s, "REVIEW_DISPATCH", row)
+        return self._write_once(
+            session,
+            ReviewDispatchRow,
+            kind="REVIEW_DISPATCH",
+            prefix="rvw",
+            tenant_id=tenant_id,
+            idempotency_key=idempotency_key,
+            status=SENT,
+            project_id=project_id,
+            sender_id=sender_id,
+            recipient_id=recipient_id,
+            items=[dict(item) for item in items],
+        )
 
     def submit_work_report(
         self,
@@ -168,19 +179,16 @@ class EmbeddedDomainWriter:
         session: Session | None,
     ) -> DomainReceipt:
         """Record the work report as SUBMITTED."""
-        with self._session(session) as s:
-            found = self._existing(s, WorkReportRow, tenant_id, idempotency_key)
-            if found is not None:
-                return DomainReceipt("WORK_REPORT", found.id, found.status, found.created_at)
-            row = WorkReportRow(
-                id=_new_id("wr"),
-                tenant_id=tenant_id,
-                author_id=author_id,
-                project_id=project_id,
-                title=title,
-                content=content,
-                status=SUBMITTED,
-                idempotency_key=idempotency_key,
-                created_at=self._clock(),
-            )
-            return self._store(s, "WORK_REPORT", row)
+        return self._write_once(
+            session,
+            WorkReportRow,
+            kind="WORK_REPORT",
+            prefix="wr",
+            tenant_id=tenant_id,
+            idempotency_key=idempotency_key,
+            status=SUBMITTED,
+            author_id=author_id,
+            project_id=project_id,
+            title=title,
+            content=content,
+        )
