@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.common import EvidenceNeed
+from shifu.nlp.answer_kind import answer_kind, answer_spans
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
@@ -85,6 +86,10 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     order), so an amount answer quotes the sentence about the thing asked, not every amount.
     """
     marked = [s for s in sentences(text) if _relevant(need, s)]
+    kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
+    if kind is not None:
+        # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.
+        marked = [s for s in marked if answer_spans(kind, s, question)] or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in sentences(text) if _DURATION.search(s)]

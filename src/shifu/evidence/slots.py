@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.answering import AnswerAsk, answering_sentences
 from shifu.evidence.body import AmountRule, amount_rules, body_supports
 from shifu.evidence.caliber import (
     AMOUNT_NOT_MATCHED,
@@ -37,6 +38,7 @@ from shifu.evidence.relevance import (
 from shifu.nlp.injection import strip_instructions
 
 NOT_RELEVANT = "NOT_RELEVANT"
+ANSWER_NOT_STATED = "ANSWER_NOT_STATED"
 MAX_COVERING = 3
 """Fragments kept per slot (the most relevant); more only repeat or dilute the answer."""
 RELEVANCE_MARGIN = 0.25
@@ -50,6 +52,7 @@ REASON_RANK: dict[str, int] = {
     NOT_RELEVANT: 3,
     "LABEL_MISSING": 4,
     "BODY_UNSUPPORTED": 5,
+    ANSWER_NOT_STATED: 5,
     CALIBER_MISMATCH: 6,
     AMOUNT_NOT_MATCHED: 7,
 }
@@ -81,6 +84,8 @@ class QuestionView:
     terms: QuestionTerms
     ask: QuantityAsk | None
     target: AmountTarget
+    answer: AnswerAsk | None = None
+    """The kind of answer a general question asks for (谁 / 在哪 / 何时 / 多少 / 叫什么)."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -91,7 +96,7 @@ class QuestionView:
         # An instruction smuggled into the question (忽略以上指令…) names no subject.
         subject = strip_instructions(_subject_text(plan))
         ask = None if target.value is not None else quantity_ask(subject)
-        return cls(terms=question_terms(subject), ask=ask, target=target)
+        return cls(terms=question_terms(subject), ask=ask, target=target, answer=AnswerAsk.of(subject))
 
     def about_subject(self, text: str) -> bool:
         """True when a sentence or clause names the question's subject."""
@@ -186,6 +191,12 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
         return Covering(doc=doc)
     if not _labelled(doc, need, claim_type):
         return "LABEL_MISSING"
+    if need is EvidenceNeed.GENERAL_RULE and view.answer is not None:
+        # A question that asks for a person, place, date, number or name is answered only by
+        # a sentence stating one about its subject; rule wording alone does not answer it.
+        heading = "\n".join((doc.title, *doc.heading_path, doc.locator, ""))
+        answered = answering_sentences(view.answer, view.terms, body, heading)
+        return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if not body_supports(claim_type, body):
         return "BODY_UNSUPPORTED"
     if need is not EvidenceNeed.AMOUNT_RULE:

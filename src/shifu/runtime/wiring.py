@@ -43,6 +43,7 @@ from shifu.evidence.relevance import warm_up as relevance_warm_up
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 from shifu.llm.client import OpenAICompatibleClient
+from shifu.nlp.names import warm_up as names_warm_up
 from shifu.planning.fallback import build_planner
 from shifu.runtime.adapters import KnowledgePort, PendingReviewsFromPractice, draft_handlers
 from shifu.runtime.agent import AgentRuntime, RuntimeParts
@@ -185,8 +186,10 @@ class Services:
 
 
 def _warm_up(knowledge: KnowledgeBase) -> None:
-    """Load the query embedder and the relevance tokenizer now, so the first user's search does not pay."""
+    """Load the query embedder, the relevance tokenizer and the name tagger now, so the first user's
+    search does not pay."""
     relevance_warm_up()
+    names_warm_up()
     try:
         knowledge.parts.embedder.query("预热")
     except Exception as exc:  # the endpoint may be down at start; searches will report it

@@ -1,0 +1,72 @@
+"""Does a fragment state an answer of the kind the question asks for, about its subject?
+
+A rule-shaped or on-topic passage is not an answer: for 开幕式总导演是谁 the fragment must
+name a person or role, in a sentence that (with the sentence before it) is about the
+question's subject, states the question's ordinals and model numbers (第28届 is not
+第27届) and is not dated to another year than the one asked. This is part of condition 3
+of seed 000: the body independently supports the claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shifu.evidence.relevance import QuestionTerms, relevance
+from shifu.nlp.answer_kind import (
+    AnswerKind,
+    answer_kind,
+    answer_spans,
+    names_identifiers,
+    names_other_year,
+    question_identifiers,
+    question_years,
+)
+
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+
+CONTEXT_SCORE = 0.7
+"""Weighted share of the question's terms the answering sentence and its predecessor must cover."""
+SENTENCE_SCORE = 0.5
+"""Weighted share the answering sentence must cover on its own (the answer sits beside its subject)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerAsk:
+    """The kind of answer a question asks for and the identifiers that pin it down."""
+
+    kind: AnswerKind
+    question: str
+    identifiers: tuple[str, ...]
+    years: frozenset[int]
+
+    @classmethod
+    def of(cls, question: str) -> AnswerAsk | None:
+        """None when the question asks for no particular kind of answer."""
+        kind = answer_kind(question)
+        if kind is None:
+            return None
+        return cls(kind, question, question_identifiers(question), question_years(question))
+
+
+def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading: str = "") -> list[str]:
+    """The sentences of `body` that state an answer of the asked kind about the question's subject.
+
+    `heading` (the fragment's title, heading path and locator) names the subject of every
+    sentence under it: 四、电梯困人 … "维保人员在60分钟内到场" is about 电梯困人.
+    """
+    sentences = [part.strip() for part in _SENTENCE.findall(body) if part.strip()]
+    found: list[str] = []
+    for index, sentence in enumerate(sentences):
+        context = heading + "".join(sentences[max(0, index - 1) : index + 1])
+        if not names_identifiers(context, ask.identifiers) or names_other_year(sentence, ask.years):
+            continue
+        fit = relevance(terms, context)
+        if not fit.required_covered or fit.score < CONTEXT_SCORE:
+            continue
+        if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
+            continue
+        # Last, being the costliest: does the sentence state a span of the asked kind?
+        if answer_spans(ask.kind, sentence, ask.question):
+            found.append(sentence)
+    return found

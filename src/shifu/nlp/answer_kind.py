@@ -1,0 +1,181 @@
+"""What kind of answer a question asks for, and whether a sentence states one.
+
+谁 asks for a person or a role, 在哪 for a place, 什么时候 for a date or time, 多少 for a
+number, 叫什么 for a name. A sentence that states nothing of that kind cannot answer the
+question, however much of its wording it shares: "开幕式于2月4日举行" does not say who
+directed the ceremony. The evidence gate uses this as part of the body check (seed 000,
+condition 3) and the extractive composer uses it to quote the sentence that answers.
+
+Spans already present in the question never count as an answer (the 2021 of "2021年…
+是多少" is not the number asked for). Everything is deterministic pattern matching plus
+the part-of-speech names of `nlp.names`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from shifu.nlp.names import NameKind, proper_names
+
+
+class AnswerKind(StrEnum):
+    """The kind of span that answers a question."""
+
+    PERSON = "PERSON"
+    PLACE = "PLACE"
+    DATE = "DATE"
+    NUMBER = "NUMBER"
+    NAME = "NAME"
+
+
+_ROLE_NOUNS = (
+    r"导演|主演|编剧|作者|得主|获得者|获奖者|冠军得主|主席|总统|首相|总理|董事长|首席执行官|CEO|教练|"
+    r"发言人|主持人|代言人|负责人|创始人|审批人|联系人|经办人"
+)
+_ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
+    (AnswerKind.PERSON, re.compile(rf"是谁|谁|哪位|什么人|(?:{_ROLE_NOUNS})\s*[？?]?\s*$")),
+    (
+        AnswerKind.PLACE,
+        re.compile(
+            r"在哪(?!些)|哪里|哪儿|何地|何处|什么地方|地点|举办地|所在地|发源地|起点|终点|首站|"
+            r"哪个城市|哪座城市|哪个国家|哪个省|哪个地方"
+        ),
+    ),
+    (AnswerKind.NUMBER, re.compile(r"多长时间|多久|多少时间")),
+    (
+        AnswerKind.DATE,
+        re.compile(
+            r"什么时候|何时|哪天|哪一天|几号|几月|几点|哪年|哪一年|什么时间|日期|时间\s*[？?]?\s*$|"
+            r"(?:开幕|闭幕|发射|上映|开售|举办|举行|开始|截止|发布)时间"
+        ),
+    ),
+    (
+        AnswerKind.NUMBER,
+        re.compile(
+            r"多少|几[个人天次年岁倍名家件位项所辆架艘座条份成]|多大|多高|多长|多重|"
+            r"人数|数量|总量|产量|销量|交付量|吞吐量|发送量|规模|增速|增幅|涨幅|降幅|"
+            r"比例|占比|票房|金额|价格|震级|名次|市值|营收|[量数率额]\s*[？?]?\s*$"
+        ),
+    ),
+    (
+        AnswerKind.NAME,
+        re.compile(r"叫什么|名字|名称|哪家|哪支|哪部|哪款|哪个|冠军|什么品牌|型号|吉祥物"),
+    ),
+)
+
+_YEAR_OR_DATE = re.compile(
+    r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]"
+)
+_CN_NUM = "零〇一二两三四五六七八九十百千万亿"
+_MEASURE = (
+    r"人次|人|名|个月|个|次|万|亿|倍|天|年|岁|辆|吨|架|艘|座|家|所|项|条|份|元|块|米|公里|千米|"
+    r"平方米|公顷|亩|小时|分钟|百分点|届|场|部|枚|票|户|套|台|件|位|斤|克|度|级"
+)
+_NUMBER = re.compile(
+    rf"(?<![\d.])\d+(?:[.,]\d+)*\s*(?:%|％|‰|(?:万亿|亿|万|千|百)?\s*(?:{_MEASURE})?)|百分之[{_CN_NUM}点]+|"
+    rf"[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
+)
+_DATE = re.compile(
+    rf"(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
+    rf"\d{{1,2}}\s*月(?:份|初|中旬|上旬|下旬|底)?|[一二三四五六七八九十]{{1,3}}月[一二三四五六七八九十]{{0,3}}[日号]?|"
+    rf"\d{{1,2}}\s*[日号]|\d{{1,2}}\s*[:：]\s*\d{{2}}|[上下]午|凌晨|傍晚|周[一二三四五六日]|星期[一二三四五六日天]|"
+    rf"春节|元旦|除夕|国庆|中秋|端午|清明|"
+    rf"(?:\d+|[{_CN_NUM}]+)\s*(?:个)?\s*(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)"
+)
+_ROLE = re.compile(
+    r"[\u4e00-\u9fff]{0,6}(?:经理|主管|主任|负责人|专员|管家|班长|队长|组长|领导|总监|部门|中心|"
+    r"办公室|人员|客服|前台|保安|财务|人事|行政)"
+)
+_PLACE_WORDS = re.compile(
+    r"[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇|乡|村|街道|路|街|号楼|楼|层|室|大厦|广场|中心|大厅|窗口|"
+    r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
+)
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_IDENTIFIER = re.compile(
+    rf"第[\d{_CN_NUM}]+[届任次期号艘代批轮季]|[{_CN_NUM}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号"
+)
+
+
+_HOW = re.compile(r"怎么|怎样|如何|咋|哪些")
+"""How-to and list questions ask for a procedure or an enumeration, not one span."""
+
+
+def answer_kind(question: str) -> AnswerKind | None:
+    """The kind of answer `question` asks for, or None when it asks for no particular kind."""
+    if _HOW.search(question):
+        return None
+    for kind, pattern in _ASKED:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def _is_new(span: str, question: str) -> bool:
+    """A span the question does not already state (its digits are not all the question's own)."""
+    compact = re.sub(r"\s+", "", span)
+    if compact in question:
+        return False
+    digits = _DIGITS.findall(compact)
+    asked = set(_DIGITS.findall(question))
+    return not digits or not all(digit in asked for digit in digits)
+
+
+def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
+    if kind is AnswerKind.NUMBER:
+        dated = [match.span() for match in _YEAR_OR_DATE.finditer(sentence)]
+        return [
+            match.group(0)
+            for match in _NUMBER.finditer(sentence)
+            if not any(start <= match.start() < end for start, end in dated)
+        ]
+    if kind is AnswerKind.DATE:
+        return [match.group(0) for match in _DATE.finditer(sentence)]
+    names = proper_names(sentence)
+    if kind is AnswerKind.PERSON:
+        people = [text for name, text in names if name is NameKind.PERSON]
+        return people + [match.group(0) for match in _ROLE.finditer(sentence)]
+    if kind is AnswerKind.PLACE:
+        places = [text for name, text in names if name in (NameKind.PLACE, NameKind.ORGANISATION)]
+        return places + [match.group(0) for match in _PLACE_WORDS.finditer(sentence)]
+    return [text for _, text in names]
+
+
+def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
+    """Spans of `sentence` that could answer a question of `kind` (not ones the question states)."""
+    return [span for span in _candidates(kind, sentence) if _is_new(span, question)]
+
+
+def question_identifiers(question: str) -> tuple[str, ...]:
+    """Ordinals and model numbers that pin the question down (第28届, 十六号, M1, 3号)."""
+    return tuple(dict.fromkeys(match.group(0) for match in _IDENTIFIER.finditer(question)))
+
+
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年))(\s*年?\s*(?:起|以来|开始))?")
+
+
+def question_years(question: str) -> frozenset[int]:
+    """The years a question names (2021年, 2022赛季)."""
+    return frozenset(int(match.group(1)) for match in _YEAR.finditer(question))
+
+
+def names_other_year(text: str, years: frozenset[int]) -> bool:
+    """True when `text` is dated to other years only: 2020年的销量 does not answer 2021年.
+
+    A year the text starts from (自2020年起, 2020年以来) still covers the later years asked about.
+    """
+    if not years:
+        return False
+    stated: set[int] = set()
+    for match in _YEAR.finditer(text):
+        year = int(match.group(1))
+        if match.group(2) and year <= max(years):
+            return False
+        stated.add(year)
+    return bool(stated) and not stated & years
+
+
+def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
+    """True when `text` states every identifier (case-insensitive): 第27届 does not answer 第28届."""
+    lowered = text.lower()
+    return all(identifier.lower() in lowered for identifier in identifiers)

@@ -1,0 +1,44 @@
+"""A general question that asks for a person, place, date or number is answered only by such a span."""
+
+from __future__ import annotations
+
+from shifu.evidence.answering import AnswerAsk, answering_sentences
+from shifu.evidence.relevance import question_terms
+
+
+def _answering(question: str, body: str) -> list[str]:
+    ask = AnswerAsk.of(question)
+    assert ask is not None
+    return answering_sentences(ask, question_terms(question), body)
+
+
+def test_the_sentence_that_states_the_asked_kind_about_the_subject_answers() -> None:
+    body = "消防演练每季度组织一次。今年第二季度消防演练定于6月18日举行。演练由安全主管负责。"
+    assert _answering("第二季度消防演练什么时候举行", body) == ["今年第二季度消防演练定于6月18日举行。"]
+
+
+def test_on_topic_text_without_an_answer_span_does_not_answer() -> None:
+    body = "消防演练是物业安全管理的重要环节，全体员工应当积极参加。"
+    assert _answering("消防演练什么时候举行", body) == []
+
+
+def test_an_answer_about_another_ordinal_or_year_does_not_answer() -> None:
+    assert _answering("第28届颁奖典礼在哪举行", "第27届颁奖典礼在上海大剧院举行。") == []
+    assert _answering("2022年全国出生人口是多少", "2021年全国出生人口为1062万人。") == []
+    assert _answering("2022年全国出生人口是多少", "2022年全国出生人口为956万人。")
+
+
+def test_who_is_answered_by_a_role_as_well_as_a_name() -> None:
+    assert _answering("装修押金退还由谁审批", "装修押金退还由项目经理审批，财务部办理退款。")
+    assert _answering("装修押金退还由谁审批", "装修押金退还须提交申请。") == []
+
+
+def test_the_heading_names_the_subject_of_the_sentences_under_it() -> None:
+    question = "电梯困人后维保人员要在多少分钟内到场"
+    ask = AnswerAsk.of(question)
+    assert ask is not None
+    body = "1. 安抚被困人员。\n2. 通知电梯维保单位，要求维保人员在60分钟内到场。"
+    heading = "电梯困人应急处置规程\n三、处置步骤\n"
+    assert answering_sentences(ask, question_terms(question), body, heading) == [
+        "2. 通知电梯维保单位，要求维保人员在60分钟内到场。"
+    ]

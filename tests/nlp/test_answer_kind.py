@@ -1,0 +1,99 @@
+"""What a question asks for and which sentence spans could answer it."""
+
+from __future__ import annotations
+
+import pytest
+
+from shifu.nlp.answer_kind import (
+    AnswerKind,
+    answer_kind,
+    answer_spans,
+    names_identifiers,
+    names_other_year,
+    question_identifiers,
+    question_years,
+)
+from shifu.nlp.names import NameKind, proper_names
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("开幕式总导演是谁", AnswerKind.PERSON),
+        ("这部电影的导演", AnswerKind.PERSON),
+        ("装修押金退还找谁审批", AnswerKind.PERSON),
+        ("年会在哪举办", AnswerKind.PLACE),
+        ("首趟班列的起点？", AnswerKind.PLACE),
+        ("消防演练什么时候开始", AnswerKind.DATE),
+        ("大会开幕时间", AnswerKind.DATE),
+        ("报销多久能到账", AnswerKind.NUMBER),
+        ("去年的旅客吞吐量", AnswerKind.NUMBER),
+        ("小区有多少个车位", AnswerKind.NUMBER),
+        ("这次比赛的冠军", AnswerKind.NAME),
+        ("新吉祥物叫什么", AnswerKind.NAME),
+        ("装修有什么规定", None),
+        ("业主投诉怎么处理", None),
+    ],
+)
+def test_the_asked_kind_comes_from_the_question_form(question: str, kind: AnswerKind | None) -> None:
+    assert answer_kind(question) is kind
+
+
+def test_a_number_the_question_already_states_is_not_an_answer() -> None:
+    question = "2021年全市新增就业多少人"
+    assert answer_spans(AnswerKind.NUMBER, "2021年，全市实现新增就业。", question) == []
+    assert answer_spans(AnswerKind.NUMBER, "2021年全市新增就业12.5万人。", question) == ["12.5万人"]
+
+
+def test_years_and_dates_are_not_counts_but_are_dates() -> None:
+    sentence = "活动于2023年5月30日举行。"
+    assert answer_spans(AnswerKind.NUMBER, sentence, "参加人数是多少") == []
+    assert answer_spans(AnswerKind.DATE, sentence, "活动什么时候举行") == ["2023年5月30日"]
+
+
+def test_relative_time_limits_answer_a_when_question() -> None:
+    assert answer_spans(AnswerKind.DATE, "请在入职前3个工作日内提交。", "体检报告什么时候交")
+
+
+def test_people_and_roles_answer_who_places_answer_where() -> None:
+    assert answer_spans(AnswerKind.PERSON, "由项目经理审批。", "谁审批")
+    assert answer_spans(AnswerKind.PERSON, "该片由张艺谋执导。", "导演是谁")
+    assert answer_spans(AnswerKind.PERSON, "影片于春节上映。", "导演是谁") == []
+    assert answer_spans(AnswerKind.PLACE, "请到物业服务中心办理。", "在哪里办理")
+    assert answer_spans(AnswerKind.PLACE, "请尽快办理。", "在哪里办理") == []
+
+
+def test_proper_names_are_tagged_by_kind() -> None:
+    names = proper_names("张艺谋在北京执导了《满江红》")
+    assert (NameKind.PERSON, "张艺谋") in names
+    assert (NameKind.PLACE, "北京") in names
+    assert (NameKind.OTHER, "《满江红》") in names
+
+
+def test_identifiers_pin_the_question_down() -> None:
+    ids = question_identifiers("第28届颁奖典礼在哪举行")
+    assert ids == ("第28届",)
+    assert names_identifiers("第28届颁奖典礼在上海举行", ids)
+    assert not names_identifiers("第27届颁奖典礼在上海举行", ids)
+    assert question_identifiers("M1芯片的设计师是谁") == ("M1",)
+
+
+def test_a_sentence_dated_to_another_year_only_is_about_that_year() -> None:
+    years = question_years("2021年全国出生人口多少")
+    assert years == frozenset({2021})
+    assert names_other_year("2020年全国出生人口1200万人", years)
+    assert not names_other_year("2021年全国出生人口1062万人，比2020年减少", years)
+    assert not names_other_year("全国出生人口1062万人", years)
+    assert not names_other_year("自2019年起按新口径统计", years)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "劳动者在哪些情况下可以不提前通知就解除合同",
+        "给员工指派训练时截止日期怎么设置",
+        "在哪里怎么办理门禁卡",
+    ],
+)
+def test_how_to_and_list_questions_ask_for_no_single_span(question: str) -> None:
+    assert answer_kind(question) is None
