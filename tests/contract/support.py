@@ -123,10 +123,14 @@ class FakeKnowledge:
 
     documents: Sequence[DocumentEvidence]
     queries: list[str] = field(default_factory=list)
+    focuses: list[str | None] = field(default_factory=list)
 
-    def search(self, query: str, *, domain: str | None, access: KnowledgeAccess) -> list[DocumentEvidence]:
+    def search(
+        self, query: str, *, domain: str | None, access: KnowledgeAccess, focus: str | None = None
+    ) -> list[DocumentEvidence]:
         """The fixed fragments."""
         self.queries.append(query)
+        self.focuses.append(focus)
         return list(self.documents)
 
 

@@ -135,7 +135,9 @@ def test_27_zero_evidence_skips_the_composer_and_the_model(parts: Parts) -> None
     assert response.grounded_answer is not None and response.grounded_answer.composer == "NONE"
     assert "ANSWER_GENERATION_SKIPPED" in response.trace.reason_codes
     assert client.calls == []
-    assert len(knowledge.queries) <= 2, "one initial search and at most one targeted follow-up"
+    assert len(knowledge.queries) == 2, "one initial search and one targeted follow-up"
+    assert knowledge.queries[1] == knowledge.queries[0], "the follow-up asks the same question"
+    assert knowledge.focuses == [None, "流程 步骤"], "with the uncovered slot's cues, keyword leg only"
 
 
 # -- 28: adversarial slot mislabel ------------------------------------------------------------------

@@ -94,7 +94,9 @@ class FakeKnowledge:
     def __init__(self) -> None:
         self.accesses: list[KnowledgeAccess] = []
 
-    def search(self, query: str, *, domain: str | None, access: KnowledgeAccess) -> list[DocumentEvidence]:
+    def search(
+        self, query: str, *, domain: str | None, access: KnowledgeAccess, focus: str | None = None
+    ) -> list[DocumentEvidence]:
         self.accesses.append(access)
         return [_fragment(space, access.tenant_id) for space in ("space-all-staff", "space-supervisors")]
 

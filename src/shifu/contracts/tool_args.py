@@ -64,6 +64,9 @@ class KnowledgeSearchArgs(Contract):
     """What to search for."""
     domain: str | None = Field(default=None, max_length=40)
     """Business domain hint."""
+    focus: str | None = Field(default=None, max_length=40)
+    """Keyword cues for one evidence slot (金额 标准), added to the keyword leg only: a follow-up
+    round searches the same question again, so the question's meaning (its vector) is unchanged."""
 
 
 class ResourceKind(StrEnum):

@@ -11,12 +11,16 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from shifu.knowledge.embedding import Embedder, Vectors
+
+QUERY_MEMO = 8
+"""Query vectors remembered in memory (a request's rounds; an immediate re-ask)."""
 
 
 def _key(text: str) -> str:
@@ -36,6 +40,7 @@ class CachedEmbedder:
         )
         self._db.commit()
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, Vectors] = OrderedDict()
 
     @property
     def model_id(self) -> str:
@@ -67,8 +72,24 @@ class CachedEmbedder:
         return np.stack([found[k] for k in keys]).astype(np.float32)
 
     def query(self, text: str) -> Vectors:
-        """Queries are embedded fresh (they are short and rarely repeat)."""
-        return self._inner.query(text)
+        """The query's vector; the last few are remembered in memory (never on disk).
+
+        A follow-up round searches the same question again with other keyword cues, so its
+        dense leg reuses the vector instead of paying the model twice. The memo is kept
+        small (QUERY_MEMO entries): it serves a request's own rounds and an immediate
+        re-ask, not a long history of what users asked.
+        """
+        with self._lock:
+            vector = self._recent.get(text)
+            if vector is not None:
+                self._recent.move_to_end(text)
+                return vector
+        vector = self._inner.query(text)
+        with self._lock:
+            self._recent[text] = vector
+            while len(self._recent) > QUERY_MEMO:
+                self._recent.popitem(last=False)
+        return vector
 
     def _lookup(self, keys: Sequence[str]) -> dict[str, Vectors]:
         found: dict[str, Vectors] = {}

@@ -113,9 +113,18 @@ class KnowledgeBase:
         return self.parts.session_factory
 
     def search(
-        self, query: str, *, domain: str | None, access: SearchAccess, top_k: int = 8
+        self,
+        query: str,
+        *,
+        domain: str | None,
+        access: SearchAccess,
+        top_k: int = 8,
+        focus: str | None = None,
     ) -> list[DocumentEvidence]:
-        """The `top_k` best authorized fragments for `query` (fused BM25 + dense ranking)."""
+        """The `top_k` best authorized fragments for `query` (fused BM25 + dense ranking).
+
+        The domain's terms and `focus` (a follow-up's slot cues) join the keyword leg only.
+        """
         if not query.strip() or not access.space_ids or top_k <= 0:
             return []
         fused = hybrid_search(
@@ -123,7 +132,7 @@ class KnowledgeBase:
             self.parts.encoder,
             self.parts.embedder,
             query=query,
-            lexical_hint=DOMAIN_TERMS.get(domain or "", ""),
+            lexical_hint=f"{DOMAIN_TERMS.get(domain or '', '')} {focus or ''}".strip(),
             access=access.to_filter(),
             top_k=top_k,
             params=self.params,

@@ -49,9 +49,13 @@ class KnowledgePort:
         self._kb = kb
         self._top_k = top_k
 
-    def search(self, query: str, *, domain: str | None, access: KnowledgeAccess) -> list[DocumentEvidence]:
+    def search(
+        self, query: str, *, domain: str | None, access: KnowledgeAccess, focus: str | None = None
+    ) -> list[DocumentEvidence]:
         """Gated fragments for the query within the access scope."""
-        return self._kb.search(query, domain=domain, access=search_access(access), top_k=self._top_k)
+        return self._kb.search(
+            query, domain=domain, access=search_access(access), top_k=self._top_k, focus=focus
+        )
 
     def issue_resource(
         self, *, access: KnowledgeAccess, citation_id: str | None, query: str | None, kind: str

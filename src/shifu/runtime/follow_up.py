@@ -44,8 +44,8 @@ def knowledge_follow_up(plan: SemanticQueryPlan) -> object:
             hint = NEED_QUERY_HINTS.get(slot.need)
             if slot.covered or hint is None:
                 continue
-            query = f"{base.arguments.get('query', plan.normalized_question)} {hint}"
-            arguments = {**base.arguments, "query": query[:500]}
+            # Same question, new keyword cues: the dense leg reuses the question's vector.
+            arguments = {**base.arguments, "focus": hint}
             return FollowUp(
                 target=slot.need.value, calls=(ToolCall(tool=ToolCode.KNOWLEDGE_SEARCH, arguments=arguments),)
             )

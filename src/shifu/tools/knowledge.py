@@ -55,7 +55,7 @@ class KnowledgeTools:
         if not isinstance(args, KnowledgeSearchArgs):
             raise Failure(code="ARGUMENT_MODEL_MISMATCH")
         documents = self._search.search(
-            args.query, domain=args.domain, access=knowledge_access(ctx, project_ids)
+            args.query, domain=args.domain, access=knowledge_access(ctx, project_ids), focus=args.focus
         )
         allowed = set(ctx.space_ids)
         kept = [d for d in documents if d.scope.space_id in allowed and d.scope.tenant_id == ctx.tenant_id]

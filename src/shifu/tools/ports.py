@@ -165,8 +165,10 @@ class KnowledgeAccess:
 class KnowledgeSearchPort(Protocol):
     """Governed knowledge search (implemented by the knowledge base, adapted by the runtime)."""
 
-    def search(self, query: str, *, domain: str | None, access: KnowledgeAccess) -> list[DocumentEvidence]:
-        """Gated fragments the access may read, best first."""
+    def search(
+        self, query: str, *, domain: str | None, access: KnowledgeAccess, focus: str | None = None
+    ) -> list[DocumentEvidence]:
+        """Gated fragments the access may read, best first (`focus` steers the keyword leg only)."""
         ...
 
 
