@@ -64,6 +64,8 @@ class Settings:
     """Where passage vectors are cached by content hash; default `data_dir/cache`."""
     qdrant_url: str | None = None
     """Qdrant server URL; unset → embedded engine under `data_dir/index`."""
+    question_bank: Path | None = None
+    """JSONL of curated (question, document_key, locator) pairs used as retrieval priors; unset → none."""
     redis_url: str | None = None
     """Redis for hot conversation state and draft tickets; unset → SQL store."""
     domain_base_url: str | None = None
@@ -160,6 +162,7 @@ def settings_from_env() -> Settings:
         embedding_model=env("SHIFU_EMBEDDING_MODEL") or None,
         embedding_cache=Path(env("SHIFU_EMBEDDING_CACHE", "")) if env("SHIFU_EMBEDDING_CACHE") else None,
         qdrant_url=env("SHIFU_QDRANT_URL") or None,
+        question_bank=Path(env("SHIFU_QUESTION_BANK", "")) if env("SHIFU_QUESTION_BANK") else None,
         redis_url=env("SHIFU_REDIS_URL") or None,
         domain_base_url=env("SHIFU_DOMAIN_BASE_URL") or None,
         domain_api_key=env("SHIFU_DOMAIN_API_KEY") or None,

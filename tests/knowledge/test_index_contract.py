@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 from qdrant_client import QdrantClient
 
-from shifu.knowledge.index.base import GOVERNANCE_FIELDS, AccessFilter, IndexPoint, VectorIndex
+from shifu.knowledge.index.base import (
+    GOVERNANCE_FIELDS,
+    AccessFilter,
+    CitedPoint,
+    IndexPoint,
+    Span,
+    VectorIndex,
+    Within,
+)
 from shifu.knowledge.index.client import ClientIndex
 from shifu.knowledge.index.edge import EdgeIndex
 from shifu.knowledge.text import Bm25Encoder, tokenize
@@ -20,10 +28,22 @@ DIM = 8
 DAY = 20250601
 
 
+def _fid(n: int) -> str:
+    return hashlib.sha256(str(n).encode()).hexdigest()
+
+
+NUMBER = {_fid(n): n for n in range(1, 11)}
+"""Test point number by fragment id; odd numbers belong to document `doc-odd`, even to `doc-even`."""
+
+
 def _payload(fid: str, **overrides: Any) -> dict[str, Any]:
+    number = NUMBER.get(fid, 0)
     payload: dict[str, Any] = {
         "fragment_id": fid,
         "document_id": "doc",
+        "document_key": "doc-odd" if number % 2 else "doc-even",
+        "locator": f"第{number}条",
+        "ordinal": number,
         "tenant_id": "demo",
         "space_id": "space-a",
         "project_ids": ["*"],
@@ -37,13 +57,6 @@ def _payload(fid: str, **overrides: Any) -> dict[str, Any]:
     }
     payload.update(overrides)
     return payload
-
-
-def _fid(n: int) -> str:
-    return hashlib.sha256(str(n).encode()).hexdigest()
-
-
-NUMBER = {_fid(n): n for n in range(1, 11)}
 
 
 def _point(n: int, text: str, **overrides: Any) -> IndexPoint:
@@ -141,3 +154,67 @@ def test_sparse_ranks_the_better_match_first(index: VectorIndex) -> None:
     access = AccessFilter("demo", ("space-a", "space-b"), ("proj-huafu",), "SUPERVISOR", DAY)
     hits = index.search_sparse(Bm25Encoder().query(tokenize("主管 电梯困人")), access, 3)
     assert NUMBER[hits[0].fragment_id] == 4
+
+
+def _resolved(found: dict[tuple[str, str], list[CitedPoint]]) -> set[int]:
+    return {NUMBER[p.fragment_id] for points in found.values() for p in points}
+
+
+def _citation(n: int) -> tuple[str, str]:
+    return ("doc-odd" if n % 2 else "doc-even", f"第{n}条")
+
+
+def test_document_restriction_narrows_both_legs_and_never_widens(index: VectorIndex) -> None:
+    sparse = Bm25Encoder().query(tokenize("电梯困人 电梯 维保"))
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 100, Within(documents=("doc-odd",)))) == {1, 3}
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 100, Within(documents=("doc-even",)))) == {2}
+    assert index.search_sparse(sparse, EMPLOYEE, 100, Within(documents=())) == []
+    dense_odd: set[int] = set()
+    for n in range(DIM):
+        vector = np.zeros(DIM, dtype=np.float32)
+        vector[n] = 1.0
+        dense_odd |= _ids(index.search_dense(vector, EMPLOYEE, 100, Within(documents=("doc-odd",))))
+    assert dense_odd == {1, 3}
+    nobody = AccessFilter("demo", (), (), "EMPLOYEE", DAY)
+    assert index.search_sparse(sparse, nobody, 100, Within(documents=("doc-odd", "doc-even"))) == []
+
+
+def test_citations_resolve_only_to_points_the_caller_may_see(index: VectorIndex) -> None:
+    everything = [_citation(n) for n in range(1, 11)]
+    resolved = index.cited(everything, EMPLOYEE)
+    assert _resolved(resolved) == {1, 2, 3}
+    assert resolved[_citation(1)] == [CitedPoint(_fid(1), "doc-odd", 1)]
+    supervisor = AccessFilter("demo", ("space-a",), (), "SUPERVISOR", DAY)
+    assert _resolved(index.cited(everything, supervisor)) == {1, 4}
+    other = AccessFilter("other", ("space-a",), (), "EMPLOYEE", DAY)
+    assert _resolved(index.cited(everything, other)) == {8}
+    assert index.cited(everything, AccessFilter("demo", (), (), "EMPLOYEE", DAY)) == {}
+    assert index.cited([], EMPLOYEE) == {}
+
+
+def test_citations_match_exact_pairs_not_their_cross_product(index: VectorIndex) -> None:
+    resolved = index.cited([("doc-odd", "第1条"), ("doc-even", "第3条"), ("doc-odd", "第99条")], EMPLOYEE)
+    assert resolved == {("doc-odd", "第1条"): [CitedPoint(_fid(1), "doc-odd", 1)]}
+
+
+def test_retired_point_is_never_resolved(index: VectorIndex) -> None:
+    index.delete([_fid(1)])
+    assert index.cited([_citation(1), _citation(3)], EMPLOYEE) == {
+        _citation(3): [CitedPoint(_fid(3), "doc-odd", 3)]
+    }
+
+
+def test_span_restriction_keeps_neighbours_by_ordinal_inside_the_access_filter(index: VectorIndex) -> None:
+    sparse = Bm25Encoder().query(tokenize("电梯困人 电梯 维保"))
+    supervisor = AccessFilter("demo", ("space-a", "space-b"), ("proj-huafu",), "SUPERVISOR", DAY)
+    around_three = Within(spans=(Span("doc-odd", 2, 4),))
+    assert _ids(index.search_sparse(sparse, supervisor, 100, around_three)) == {3}
+    both = Within(spans=(Span("doc-odd", 1, 3), Span("doc-even", 2, 4)))
+    assert _ids(index.search_sparse(sparse, supervisor, 100, both)) == {1, 2, 3, 4}
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 100, both)) == {1, 2, 3}
+    everything = Within(spans=(Span("doc-odd", 0, 99), Span("doc-even", 0, 99)))
+    assert _ids(index.search_sparse(sparse, EMPLOYEE, 100, everything)) == {1, 2, 3}
+    assert index.search_sparse(sparse, EMPLOYEE, 100, Within(spans=())) == []
+    vector = np.zeros(DIM, dtype=np.float32)
+    vector[3] = 1.0
+    assert _ids(index.search_dense(vector, supervisor, 100, around_three)) == {3}

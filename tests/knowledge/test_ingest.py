@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from kb_support import policy, write_doc
 
 from shifu.contracts.common import Authority
+from shifu.knowledge.admin import _governed
 from shifu.knowledge.governance import IngestDefaults
+from shifu.knowledge.parts import index_point
 from shifu.knowledge.service import KnowledgeBase
 
 LAW = """---
@@ -161,3 +164,18 @@ def test_non_governed_documents_have_no_index_points(kb: KnowledgeBase, tmp_path
     assert kb.parts.index.count() == 0
     assert kb.check().store_fragments == 0
     assert {d.document_key: d.indexed for d in kb.list_documents()} == {"d": False, "s": False, "u": False}
+
+
+def test_points_indexed_without_locator_and_ordinal_are_reported_until_rebuilt(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    path = write_doc(tmp_path, "baoxiao", POLICY, **policy("报销制度"))
+    kb.ingest_paths([path], space_id="space-all-staff")
+    index = kb.parts.index
+    fresh = [index_point(kb.parts, document, fragment) for fragment, document in _governed(kb.parts)]
+    stale = [replace(p, payload={k: v for k, v in p.payload.items() if k != "ordinal"}) for p in fresh]
+    index.upsert(stale)
+    index.flush()
+    assert kb.check().payload_mismatches == 2
+    kb.rebuild()
+    assert kb.check().problems == 0

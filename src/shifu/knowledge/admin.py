@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from tqdm import tqdm
 
-from shifu.knowledge.index.base import GOVERNANCE_FIELDS
+from shifu.knowledge.index.base import GOVERNANCE_FIELDS, RETRIEVAL_FIELDS
 from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable, payload_for
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
@@ -95,7 +95,7 @@ def check(parts: KnowledgeParts) -> CheckReport:
         if any(payload.get(name) in (None, "", []) for name in GOVERNANCE_FIELDS):
             report.missing_payload_fields += 1
         elif fragment_id in expected and any(
-            payload.get(name) != expected[fragment_id][name] for name in GOVERNANCE_FIELDS
+            payload.get(name) != expected[fragment_id][name] for name in GOVERNANCE_FIELDS + RETRIEVAL_FIELDS
         ):
             report.payload_mismatches += 1
     report.per_space = dict(sorted(Counter(d.space_id for _, d in governed).items()))

@@ -57,6 +57,8 @@ def payload_for(document: KbDocumentRow, fragment: KbFragmentRow) -> dict[str, A
         "fragment_id": fragment.id,
         "document_id": document.id,
         "document_key": document.document_key,
+        "locator": fragment.locator,
+        "ordinal": fragment.ordinal,
         "tenant_id": document.tenant_id,
         "space_id": document.space_id,
         "project_ids": list(document.project_ids) or ["*"],

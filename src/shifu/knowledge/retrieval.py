@@ -1,5 +1,10 @@
-"""The hybrid ranking itself: both legs filtered inside the engine, then fused.
+"""The hybrid ranking itself: every leg filtered inside the engine, then fused.
 
+Legs: BM25 (sparse) and dense over everything the caller may see; with a question bank, also
+the *memory* leg (fragments cited by the nearest bank questions, resolved in the engine under
+the same authorization filter), the *focus* legs (the same sparse and dense queries again,
+restricted to the documents those bank questions cite) and the *near* legs (restricted to the
+cited fragments and their neighbours in the document: related articles sit side by side).
 Kept apart from the service so the benchmark ranks STARD with exactly the code that serves users.
 """
 
@@ -9,8 +14,43 @@ from dataclasses import dataclass
 
 from shifu.knowledge.embedding import Embedder
 from shifu.knowledge.fusion import rrf
-from shifu.knowledge.index.base import AccessFilter, Hit, VectorIndex
+from shifu.knowledge.index.base import AccessFilter, Citation, Hit, Span, VectorIndex, Within
+from shifu.knowledge.question_bank import Neighbour, QuestionBank
 from shifu.knowledge.text import Bm25Encoder, tokenize
+
+LEGS = ("sparse", "dense", "memory", "focus_sparse", "focus_dense", "near_sparse", "near_dense")
+"""Every leg, in fusion order; all but the first two exist only with a question bank."""
+
+
+@dataclass(frozen=True)
+class BankParams:
+    """How the question-bank legs are formed and fused (used only when a bank is configured).
+
+    The defaults were chosen on the STARD train split only, full corpus (bench/retrieval/run.py).
+    """
+
+    neighbours: int = 10
+    """Bank questions that vote (the nearest ones)."""
+    power: float = 4.0
+    """A neighbour's vote is its cosine similarity to this power (near questions dominate)."""
+    focus_documents: int = 3
+    """Documents the focus legs are restricted to (the most voted ones)."""
+    dense_weight: float = 1.0
+    """RRF weight of the dense leg (the lexical leg weighs 1)."""
+    memory_weight: float = 2.0
+    """RRF weight of the memory leg."""
+    focus_sparse_weight: float = 1.0
+    """RRF weight of the sparse leg restricted to the voted documents."""
+    focus_dense_weight: float = 1.0
+    """RRF weight of the dense leg restricted to the voted documents."""
+    near: int = 2
+    """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
+    near_sparse_weight: float = 0.25
+    """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
+    near_dense_weight: float = 0.5
+    """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
+    rrf_k: int = 3
+    """RRF rank offset."""
 
 
 @dataclass(frozen=True)
@@ -20,9 +60,90 @@ class HybridParams:
     candidates: int = 50
     """Hits taken from each leg before fusion (at least top_k)."""
     dense_weight: float = 1.25
-    """RRF weight of the dense leg (the lexical leg weighs 1)."""
+    """RRF weight of the dense leg (the lexical leg weighs 1), without a question bank."""
     rrf_k: int = 10
-    """RRF rank offset."""
+    """RRF rank offset, without a question bank."""
+    bank: BankParams = BankParams()
+    """Leg and fusion settings with a question bank."""
+
+    def weights(self, with_bank: bool) -> dict[str, float]:
+        """RRF weight of every leg that runs."""
+        if not with_bank:
+            return {"sparse": 1.0, "dense": self.dense_weight}
+        return {
+            "sparse": 1.0,
+            "dense": self.bank.dense_weight,
+            "memory": self.bank.memory_weight,
+            "focus_sparse": self.bank.focus_sparse_weight,
+            "focus_dense": self.bank.focus_dense_weight,
+            "near_sparse": self.bank.near_sparse_weight,
+            "near_dense": self.bank.near_dense_weight,
+        }
+
+    def k(self, with_bank: bool) -> int:
+        """RRF rank offset of the fusion that runs."""
+        return self.bank.rrf_k if with_bank else self.rrf_k
+
+
+def votes(neighbours: list[Neighbour], power: float) -> tuple[dict[Citation, float], dict[str, float]]:
+    """Votes of the neighbours for the fragments they cite and for those fragments' documents."""
+    cited: dict[Citation, float] = {}
+    documents: dict[str, float] = {}
+    for neighbour in neighbours:
+        weight = max(neighbour.similarity, 0.0) ** power
+        cited[neighbour.entry.citation] = cited.get(neighbour.entry.citation, 0.0) + weight
+        key = neighbour.entry.document_key
+        documents[key] = documents.get(key, 0.0) + weight
+    return cited, documents
+
+
+def _best(scores: dict[str, float]) -> list[str]:
+    return [key for key, _ in sorted(scores.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def hybrid_legs(
+    index: VectorIndex,
+    encoder: Bm25Encoder,
+    embedder: Embedder,
+    *,
+    query: str,
+    lexical_hint: str,
+    access: AccessFilter,
+    limit: int,
+    params: HybridParams,
+    bank: QuestionBank | None = None,
+) -> dict[str, list[Hit]]:
+    """Each leg's ranking among the points `access` allows (the filter always runs inside the engine)."""
+    terms = encoder.query(tokenize(f"{query} {lexical_hint}"))
+    vector = embedder.query(query)
+    legs = {
+        "sparse": index.search_sparse(terms, access, limit),
+        "dense": index.search_dense(vector, access, limit),
+    }
+    if bank is None or not len(bank):
+        return legs
+    cited, documents = votes(bank.nearest(vector, params.bank.neighbours), params.bank.power)
+    points = [(p, cited[c]) for c, found in index.cited(list(cited), access).items() for p in found]
+    points.sort(key=lambda item: (-item[1], item[0].fragment_id))
+    legs["memory"] = [Hit(p.fragment_id, vote) for p, vote in points[:limit]]
+    focus = Within(documents=tuple(_best(documents)[: params.bank.focus_documents]))
+    radius = params.bank.near
+    near = Within(
+        spans=tuple(Span(p.document_key, p.ordinal - radius, p.ordinal + radius) for p, _ in points)
+    )
+    for name, within in (("focus", focus), ("near", near)):
+        legs[f"{name}_sparse"] = index.search_sparse(terms, access, limit, within)
+        legs[f"{name}_dense"] = index.search_dense(vector, access, limit, within)
+    return legs
+
+
+def fuse_legs(legs: dict[str, list[Hit]], params: HybridParams, top_k: int) -> list[Hit]:
+    """Weighted RRF of the legs that ran (weights and k from `params`)."""
+    with_bank = any(name not in ("sparse", "dense") for name in legs)
+    weights = params.weights(with_bank)
+    names = [name for name in LEGS if name in legs]
+    fused = rrf([legs[n] for n in names], weights=[weights[n] for n in names], k=params.k(with_bank))
+    return fused[:top_k]
 
 
 def hybrid_search(
@@ -35,9 +156,18 @@ def hybrid_search(
     access: AccessFilter,
     top_k: int,
     params: HybridParams,
+    bank: QuestionBank | None = None,
 ) -> list[Hit]:
     """The fused top-k among the points `access` allows (never filtered after the top-k)."""
-    limit = max(params.candidates, top_k)
-    sparse = index.search_sparse(encoder.query(tokenize(f"{query} {lexical_hint}")), access, limit)
-    dense = index.search_dense(embedder.query(query), access, limit)
-    return rrf([sparse, dense], weights=[1.0, params.dense_weight], k=params.rrf_k)[:top_k]
+    legs = hybrid_legs(
+        index,
+        encoder,
+        embedder,
+        query=query,
+        lexical_hint=lexical_hint,
+        access=access,
+        limit=max(params.candidates, top_k),
+        params=params,
+        bank=bank,
+    )
+    return fuse_legs(legs, params, top_k)

@@ -28,6 +28,7 @@ from shifu.knowledge.governance import IngestDefaults
 from shifu.knowledge.index.base import VectorIndex
 from shifu.knowledge.ingest import IngestReport, ingest_paths
 from shifu.knowledge.parts import KnowledgeParts, is_indexable
+from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
 from shifu.knowledge.retrieval import HybridParams, hybrid_search
 from shifu.knowledge.text import Bm25Encoder
@@ -104,9 +105,12 @@ def to_evidence(document: KbDocumentRow, fragment: KbFragmentRow, score: float =
 class KnowledgeBase:
     """Governed knowledge: ingest and admin for operators, authorized reads for everyone else."""
 
-    def __init__(self, parts: KnowledgeParts, params: HybridParams | None = None) -> None:
+    def __init__(
+        self, parts: KnowledgeParts, params: HybridParams | None = None, bank: QuestionBank | None = None
+    ) -> None:
         self.parts = parts
         self.params = params or HybridParams()
+        self.bank = bank
 
     @property
     def _sessions(self) -> sessionmaker[Session]:
@@ -136,6 +140,7 @@ class KnowledgeBase:
             access=access.to_filter(),
             top_k=top_k,
             params=self.params,
+            bank=self.bank,
         )
         scores = {hit.fragment_id: hit.score for hit in fused}
         rows = self._load([hit.fragment_id for hit in fused])
@@ -318,6 +323,7 @@ def open_knowledge_base(
 ) -> KnowledgeBase:
     """The knowledge base of a deployment (the embedder can be swapped, e.g. a fake in tests)."""
     chosen = embedder or make_embedder(settings)
+    bank = load_question_bank(settings, chosen)
     try:
         index = make_index(settings, chosen.dim)
     except Exception as exc:  # the engine reports a held lock or a bad path as a bare Exception
@@ -331,7 +337,18 @@ def open_knowledge_base(
         encoder=Bm25Encoder(),
         originals_dir=settings.data_dir / "originals",
     )
-    return KnowledgeBase(parts)
+    return KnowledgeBase(parts, bank=bank)
+
+
+def load_question_bank(settings: Settings, embedder: Embedder) -> QuestionBank | None:
+    """The configured question bank, its questions embedded once (vectors kept in the embedding cache)."""
+    if settings.question_bank is None:
+        return None
+    entries = read_entries(settings.question_bank)
+    cache = CachedEmbedder(QueryTexts(embedder), settings.embedding_cache_dir)
+    bank = embed_bank(entries, cache.passages)
+    log.info("question_bank_loaded", extra={"entries": len(bank), "path": str(settings.question_bank)})
+    return bank
 
 
 def today(settings: Settings) -> date:

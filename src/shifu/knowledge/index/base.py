@@ -7,6 +7,7 @@ so a top-k can never contain a point the caller may not see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
@@ -62,6 +63,44 @@ class AccessFilter:
         return None if self.role is None else [ANY, self.role]
 
 
+Citation = tuple[str, str]
+"""(document_key, locator): how a question bank names the fragment that answers a question."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Fragments `first`..`last` (by ordinal, inclusive) of one document: a cited one and its neighbours."""
+
+    document_key: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class Within:
+    """A narrowing applied inside the engine on top of the access filter (it never widens it).
+
+    `documents`: only these document keys; `spans`: only fragments inside one of these spans.
+    An empty tuple matches nothing; None means no narrowing on that axis.
+    """
+
+    documents: tuple[str, ...] | None = None
+    spans: tuple[Span, ...] | None = None
+
+    def is_empty(self) -> bool:
+        """True when nothing can match."""
+        return self.documents == () or self.spans == ()
+
+
+@dataclass(frozen=True)
+class CitedPoint:
+    """A fragment a citation resolved to, with where it sits in its document."""
+
+    fragment_id: str
+    document_key: str
+    ordinal: int
+
+
 @dataclass(frozen=True)
 class IndexPoint:
     """One fragment in the index: its vectors and its governance payload."""
@@ -80,6 +119,20 @@ class Hit:
     score: float
 
 
+CITED_FIELDS = ("fragment_id", "document_key", "locator", "ordinal")
+"""Payload fields a citation lookup reads back."""
+
+RETRIEVAL_FIELDS = ("document_key", "locator", "ordinal")
+"""Payload fields the question-bank legs filter on; an index built without them needs a rebuild."""
+
+
+def add_cited(found: dict[Citation, list[CitedPoint]], payload: dict[str, Any]) -> None:
+    """Record one resolved point (from an engine record's payload) under its citation."""
+    key = (str(payload["document_key"]), str(payload["locator"]))
+    point = CitedPoint(str(payload["fragment_id"]), key[0], int(payload.get("ordinal", -1)))
+    found.setdefault(key, []).append(point)
+
+
 class VectorIndex(Protocol):
     """A governed index engine (qdrant-edge embedded, or a Qdrant server through qdrant-client)."""
 
@@ -91,12 +144,24 @@ class VectorIndex(Protocol):
         """Remove points; unknown ids are ignored."""
         ...
 
-    def search_dense(self, vector: NDArray[np.float32], access: AccessFilter, limit: int) -> list[Hit]:
-        """Nearest neighbours among the points `access` allows."""
+    def search_dense(
+        self,
+        vector: NDArray[np.float32],
+        access: AccessFilter,
+        limit: int,
+        within: Within | None = None,
+    ) -> list[Hit]:
+        """Nearest neighbours among the points `access` allows (narrowed further by `within`)."""
         ...
 
-    def search_sparse(self, terms: SparseTerms, access: AccessFilter, limit: int) -> list[Hit]:
-        """BM25 matches among the points `access` allows."""
+    def search_sparse(
+        self, terms: SparseTerms, access: AccessFilter, limit: int, within: Within | None = None
+    ) -> list[Hit]:
+        """BM25 matches among the points `access` allows (narrowed further by `within`)."""
+        ...
+
+    def cited(self, citations: Sequence[Citation], access: AccessFilter) -> dict[Citation, list[CitedPoint]]:
+        """The points of the cited (document_key, locator) pairs among those `access` allows."""
         ...
 
     def payloads(self) -> dict[str, dict[str, Any]]:

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from qdrant_client import QdrantClient, models
 
-from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
+from shifu.knowledge.index.base import (
+    CITED_FIELDS,
+    AccessFilter,
+    Citation,
+    CitedPoint,
+    Hit,
+    IndexPoint,
+    Within,
+    add_cited,
+)
 from shifu.knowledge.index.edge import DENSE, SPARSE, point_uuid
 from shifu.knowledge.text import SparseTerms
 
 _KEYWORD_FIELDS = (
+    "document_key",
+    "locator",
     "tenant_id",
     "space_id",
     "project_ids",
@@ -23,8 +35,18 @@ _KEYWORD_FIELDS = (
 )
 
 
-def client_filter(access: AccessFilter) -> models.Filter:
-    """The authorization filter as a qdrant-client payload filter."""
+def _equals(key: str, value: str) -> models.FieldCondition:
+    return models.FieldCondition(key=key, match=models.MatchValue(value=value))
+
+
+def client_filter(
+    access: AccessFilter, within: Within | None = None, citations: Sequence[Citation] | None = None
+) -> models.Filter:
+    """The authorization filter as a qdrant-client payload filter, optionally narrowed further.
+
+    `within` keeps only some documents or ordinal spans; `citations` only those (document_key,
+    locator) pairs. Both narrow, never widen, what `access` allows.
+    """
     must: list[Any] = [
         models.FieldCondition(key="tenant_id", match=models.MatchValue(value=access.tenant_id)),
         models.FieldCondition(key="space_id", match=models.MatchAny(any=list(access.space_ids))),
@@ -38,6 +60,34 @@ def client_filter(access: AccessFilter) -> models.Filter:
     roles = access.role_values()
     if roles is not None:
         must.append(models.FieldCondition(key="roles", match=models.MatchAny(any=roles)))
+    if within is not None and within.documents is not None:
+        must.append(
+            models.FieldCondition(key="document_key", match=models.MatchAny(any=list(within.documents)))
+        )
+    if within is not None and within.spans is not None:
+        spans: list[Any] = [
+            models.Filter(
+                must=[
+                    models.FieldCondition(
+                        key="document_key", match=models.MatchValue(value=span.document_key)
+                    ),
+                    models.FieldCondition(key="ordinal", range=models.Range(gte=span.first, lte=span.last)),
+                ]
+            )
+            for span in within.spans
+        ]
+        must.append(models.Filter(should=spans))
+    if citations is not None:
+        pairs: list[Any] = [
+            models.Filter(
+                must=[
+                    _equals("document_key", key),
+                    _equals("locator", locator),
+                ]
+            )
+            for key, locator in citations
+        ]
+        must.append(models.Filter(should=pairs))
     return models.Filter(must=must)
 
 
@@ -66,7 +116,7 @@ class ClientIndex:
         if not self._is_local():
             for name in _KEYWORD_FIELDS:
                 self._client.create_payload_index(self._collection, name, models.PayloadSchemaType.KEYWORD)
-            for name in ("effective_from", "effective_to"):
+            for name in ("effective_from", "effective_to", "ordinal"):
                 self._client.create_payload_index(self._collection, name, models.PayloadSchemaType.INTEGER)
 
     def _is_local(self) -> bool:
@@ -94,30 +144,60 @@ class ClientIndex:
             selector = models.PointIdsList(points=[point_uuid(f) for f in fragment_ids])
             self._client.delete(self._collection, points_selector=selector, wait=True)
 
-    def _query(self, query: Any, using: str, access: AccessFilter, limit: int) -> list[Hit]:
-        if not access.space_ids or limit <= 0:
+    def _query(
+        self, query: Any, using: str, access: AccessFilter, limit: int, within: Within | None
+    ) -> list[Hit]:
+        if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
             return []
         response = self._client.query_points(
             self._collection,
             query=query,
             using=using,
-            query_filter=client_filter(access),
+            query_filter=client_filter(access, within),
             limit=limit,
             with_payload=["fragment_id"],
         )
         return [Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in response.points]
 
-    def search_dense(self, vector: NDArray[np.float32], access: AccessFilter, limit: int) -> list[Hit]:
+    def search_dense(
+        self,
+        vector: NDArray[np.float32],
+        access: AccessFilter,
+        limit: int,
+        within: Within | None = None,
+    ) -> list[Hit]:
         """Filtered nearest neighbours on the dense vector."""
-        return self._query([float(x) for x in vector], DENSE, access, limit)
+        return self._query([float(x) for x in vector], DENSE, access, limit, within)
 
-    def search_sparse(self, terms: SparseTerms, access: AccessFilter, limit: int) -> list[Hit]:
+    def search_sparse(
+        self, terms: SparseTerms, access: AccessFilter, limit: int, within: Within | None = None
+    ) -> list[Hit]:
         """Filtered BM25 (sparse dot product with engine-side IDF)."""
         if not terms.indices:
             return []
-        return self._query(
-            models.SparseVector(indices=terms.indices, values=terms.values), SPARSE, access, limit
-        )
+        query = models.SparseVector(indices=terms.indices, values=terms.values)
+        return self._query(query, SPARSE, access, limit, within)
+
+    def cited(self, citations: Sequence[Citation], access: AccessFilter) -> dict[Citation, list[CitedPoint]]:
+        """Resolve citations inside the engine, under the authorization filter."""
+        if not access.space_ids or not citations:
+            return {}
+        found: dict[Citation, list[CitedPoint]] = {}
+        offset: Any = None
+        request_filter = client_filter(access, citations=citations)
+        while True:
+            records, offset = self._client.scroll(
+                self._collection,
+                scroll_filter=request_filter,
+                limit=256,
+                offset=offset,
+                with_payload=list(CITED_FIELDS),
+                with_vectors=False,
+            )
+            for record in records:
+                add_cited(found, record.payload or {})
+            if offset is None:
+                return found
 
     def payloads(self) -> dict[str, dict[str, Any]]:
         """Every payload by fragment id (scrolls the collection)."""

