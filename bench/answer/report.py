@@ -38,6 +38,7 @@ class VerdictLike(Protocol):
 class CaseLike(Protocol):
     """What a case offers."""
 
+    qid: int
     ratio: float
     agent: Any
     gate: Any
@@ -125,6 +126,22 @@ def _gate_diagnostics(cases: Sequence[CaseLike]) -> dict[str, Any]:
     }
 
 
+def _halves(cases: Sequence[CaseLike]) -> dict[str, Any]:
+    """Rejection and accuracy on the even question ids (the half the answering thresholds were
+    chosen on) and on the odd ids (held out from that choice)."""
+    out: dict[str, Any] = {}
+    for half, parity in (("tuning_even_ids", 0), ("held_out_odd_ids", 1)):
+        chosen = [c for c in cases if c.qid % 2 == parity]
+        out[half] = {
+            name: {
+                "rejection": _share([getattr(c, name).rejected for c in chosen if c.ratio == 1.0]),
+                "accuracy": _share([getattr(c, name).correct for c in chosen if c.ratio < 1.0]),
+            }
+            for name in ("agent", "gate")
+        }
+    return out
+
+
 def summarize(cases: Sequence[CaseLike]) -> dict[str, Any]:
     """Per-path figures, the baseline, ratios against it, and gate diagnostics."""
     baseline: dict[str, Any] = {"accuracy": {}, "rejection_rate": 0.0}
@@ -147,6 +164,7 @@ def summarize(cases: Sequence[CaseLike]) -> dict[str, Any]:
         "baseline_top_passage": baseline,
         "accuracy_vs_baseline": ratios,
         "gate_diagnostics": _gate_diagnostics(cases),
+        "halves": _halves(cases),
         "published": {"rejection_rej_star": PUBLISHED_REJECTION, "accuracy": PUBLISHED_ACCURACY},
         "targets": {"rejection": TARGET_REJECTION, "positive_accuracy": TARGET_ACCURACY},
     }
@@ -202,6 +220,17 @@ def render_markdown(payload: dict[str, Any]) -> str:
         _row("baseline (top passage)", base["accuracy"]),
         _ratio_row("agent ÷ baseline", payload["accuracy_vs_baseline"]["agent"]),
         _ratio_row("gate ÷ baseline", payload["accuracy_vs_baseline"]["gate"]),
+        "",
+        "By half (the answer-kind thresholds of `shifu.evidence.answering` were chosen by looking at "
+        "passages of the even question ids only; the odd ids are held out from that choice):",
+        "",
+        "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
+        "|---|---|---|---|---|",
+        *[
+            f"| {half} | {pct(h['agent']['rejection'])} | {pct(h['agent']['accuracy'])} | "
+            f"{pct(h['gate']['rejection'])} | {pct(h['gate']['accuracy'])} |"
+            for half, h in payload.get("halves", {}).items()
+        ],
         "",
         "Published (RGB paper, zh): rejection Rej* ChatGPT 43.3 %, ChatGLM2-6B 36.3 %, Qwen-7B 25.3 %; "
         "accuracy ChatGPT 95.7 / 94.7 / 91.0 / 87.7 / 70.7 %. "
