@@ -100,12 +100,22 @@ def _tools(d: dict[str, Any]) -> Headline:
 
 
 def _retrieval(d: dict[str, Any]) -> Headline:
-    hybrid = _get(d, "demo_kb", "hybrid") or {}
+    methods = _get(d, "stard", "comparison", "methods") or {}
+    shipped = (methods.get("hybrid_shipped") or {}).get("dev") or {}
+    plain = (methods.get("bm25_plain") or {}).get("dev") or {}
+    rows = _get(d, "scale", "rows") or []
+    largest = rows[-1] if rows else {}
+    r10, r100, p95 = shipped.get("R@10"), shipped.get("R@100"), largest.get("search_p95_ms")
     text = (
-        f"demo KB (STARD, {_get(d, 'demo_kb', 'queries')} queries): hybrid R@10 {hybrid.get('R@10', '–')}, "
-        f"MRR@10 {hybrid.get('MRR@10', '–')}"
+        f"STARD dev (full corpus): shipped R@10 {r10 if r10 is not None else '–'}, "
+        f"R@100 {r100 if r100 is not None else '–'} (BM25 baseline {plain.get('R@10', '–')} / "
+        f"{plain.get('R@100', '–')}; targets 0.65 / 0.91); search p95 {p95 if p95 is not None else '–'} ms "
+        f"at {largest.get('fragments', '–'):,} fragments (target 20 ms)"
     )
-    return "retrieval on STARD", text, None
+    met = None
+    if None not in (r10, r100, p95):
+        met = r10 >= 0.65 and r100 >= 0.91 and p95 <= 20.0
+    return "retrieval on STARD", text, met
 
 
 HEADLINES: dict[str, Callable[[dict[str, Any]], Headline]] = {
