@@ -22,6 +22,7 @@ from bench.retrieval.data import bench_out_dir
 from bench.retrieval.run import corpus_vectors, query_vectors
 from bench.retrieval.shipped import (
     ALL_LEGS,
+    BANK_GRID,
     CachedQueryEmbedder,
     build_index,
     collect_legs,
@@ -37,16 +38,6 @@ from shifu.knowledge.retrieval import HybridParams
 log = logging.getLogger("bench.retrieval")
 DEPTHS = (100, 150, 200)
 FOCUS_DOCUMENTS = (3, 5)
-BANK_GRID = {
-    "dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
-    "memory_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
-    "focus_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-    "focus_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-    "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-    "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-    "rrf_k": (3, 5, 10, 20, 30, 60),
-}
-"""The same grid `shipped.run_shipped` tunes."""
 
 
 def truncated(legs: dict[int, dict[str, list[Hit]]], depth: int) -> dict[int, dict[str, list[Hit]]]:

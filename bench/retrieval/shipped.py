@@ -31,6 +31,16 @@ from shifu.knowledge.retrieval import HybridParams, fuse_legs, hybrid_legs
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
 log = logging.getLogger("bench.retrieval")
+BANK_GRID: dict[str, tuple[float, ...]] = {
+    "dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
+    "memory_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+    "focus_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+    "focus_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+    "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+    "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
+    "rrf_k": (3, 5, 10, 20, 30, 60),
+}
+"""The grid the bank fusion's weights and RRF k are tuned over (coordinate ascent on train)."""
 ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
 ACCESS = AccessFilter("bench", ("stard",), (), "EMPLOYEE", 20250601)
 PAYLOAD = {
@@ -211,15 +221,7 @@ def run_shipped(
     try:
         base = HybridParams(candidates=100)
         plain_grid = {"dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), "rrf_k": (5, 10, 20, 30, 60)}
-        bank_grid = {
-            "dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
-            "memory_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
-            "focus_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-            "focus_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-            "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-            "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-            "rrf_k": (3, 5, 10, 20, 30, 60),
-        }
+        bank_grid = BANK_GRID
         trials = []
         best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float] | None = None
         for setting in leg_grid:
