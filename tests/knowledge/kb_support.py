@@ -6,13 +6,35 @@ from datetime import date
 from pathlib import Path
 
 import yaml
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from shifu.store.engine import transaction
+from shifu.config import Settings
+from shifu.knowledge.access import SearchAccess, access_for_actor
+from shifu.store.engine import make_engine, make_session_factory, transaction
+from shifu.store.migrate import upgrade
 from shifu.store.tables.org import KnowledgeSpaceRow, ProjectMemberRow, ProjectRow, TenantRow, UserRow
 
 ON = date(2025, 6, 1)
 """The query date every test searches on."""
+
+CANARY_BODY = (
+    "## 一、适用范围\n\n金丝雀 报销 规定适用于{label}。\n\n"
+    "## 二、报销标准\n\n金丝雀 单笔报销不超过500元，{label}。\n"
+)
+"""A two-section policy body; `{label}` makes each canary document's text its own."""
+
+GOVERNANCE_CANARIES: dict[str, tuple[str, dict[str, object], set[str]]] = {
+    "canary_draft": ("space-all-staff", {"lifecycle": "DRAFT"}, set()),
+    "canary_unverified": ("space-all-staff", {"verification": "UNVERIFIED"}, set()),
+    "canary_staging": ("space-all-staff", {"environment": "staging"}, set()),
+    "canary_expired": (
+        "space-all-staff",
+        {"effective_from": "2024-01-01", "effective_to": "2024-12-31"},
+        set(),
+    ),
+}
+"""document key → (space, front-matter overrides, actors that may see it): nobody, ever."""
 
 USERS = {
     "employee": ("u-zhangsan", "EMPLOYEE", ["proj-huafu"]),
@@ -105,3 +127,21 @@ def policy(title: str, **overrides: object) -> dict[str, object]:
     }
     base.update(overrides)
     return base
+
+
+def open_store(root: Path) -> tuple[Settings, Engine, sessionmaker[Session]]:
+    """A migrated SQLite store under `root` with the demo org seeded."""
+    settings = Settings(data_dir=root / "var", environment="test", jwt_secret="x" * 48)
+    upgrade(settings.sqlalchemy_url)
+    engine = make_engine(settings.sqlalchemy_url)
+    factory = make_session_factory(engine)
+    seed_org(factory)
+    return settings, engine, factory
+
+
+def actor_access(session_factory: sessionmaker[Session], actor: str) -> SearchAccess:
+    """What `actor` of the demo tenant may search on ON."""
+    with session_factory() as session:
+        access = access_for_actor(session, "demo", actor, ON)
+    assert access is not None
+    return access

@@ -5,20 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from kb_support import ON, USERS, policy, seed_org, write_doc
+from kb_support import (
+    CANARY_BODY,
+    GOVERNANCE_CANARIES,
+    ON,
+    USERS,
+    actor_access,
+    open_store,
+    policy,
+    write_doc,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
-from shifu.config import Settings
 from shifu.knowledge.access import SearchAccess, access_for_actor
 from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
-from shifu.store.engine import make_engine, make_session_factory
-from shifu.store.migrate import upgrade
 
-BODY = (
-    "## 一、适用范围\n\n金丝雀 报销 规定适用于{label}。\n\n"
-    "## 二、报销标准\n\n金丝雀 单笔报销不超过500元，{label}。\n"
-)
+BODY = CANARY_BODY
 
 # document key → (space, front-matter overrides, actors that may see it; None = nobody)
 CASES: dict[str, tuple[str, dict[str, object], set[str]]] = {
@@ -36,15 +39,8 @@ CASES: dict[str, tuple[str, dict[str, object], set[str]]] = {
         {"employee_other_project", "operator"},
     ),
     "scope_supervisor_role": ("space-all-staff", {"roles": ["SUPERVISOR"]}, {"supervisor", "operator"}),
-    "canary_draft": ("space-all-staff", {"lifecycle": "DRAFT"}, set()),
+    **GOVERNANCE_CANARIES,
     "canary_retired_flag": ("space-all-staff", {"lifecycle": "RETIRED"}, set()),
-    "canary_unverified": ("space-all-staff", {"verification": "UNVERIFIED"}, set()),
-    "canary_staging": ("space-all-staff", {"environment": "staging"}, set()),
-    "canary_expired": (
-        "space-all-staff",
-        {"effective_from": "2024-01-01", "effective_to": "2024-12-31"},
-        set(),
-    ),
     "canary_future": ("space-all-staff", {"effective_from": "2026-01-01"}, set()),
 }
 
@@ -52,12 +48,7 @@ CASES: dict[str, tuple[str, dict[str, object], set[str]]] = {
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[KnowledgeBase, sessionmaker[Session]]]:
     """One knowledge base for the whole module: every test here only reads."""
-    root = tmp_path_factory.mktemp("governed")
-    settings = Settings(data_dir=root / "var", environment="test", jwt_secret="x" * 48)
-    upgrade(settings.sqlalchemy_url)
-    engine = make_engine(settings.sqlalchemy_url)
-    factory = make_session_factory(engine)
-    seed_org(factory)
+    settings, engine, factory = open_store(tmp_path_factory.mktemp("governed"))
     base = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
     yield base, factory
     base.close()
@@ -97,13 +88,6 @@ def corpus(kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> dict[
     return ids
 
 
-def _access(session_factory: sessionmaker[Session], actor: str) -> SearchAccess:
-    with session_factory() as session:
-        access = access_for_actor(session, "demo", actor, ON)
-    assert access is not None
-    return access
-
-
 @pytest.mark.parametrize("actor", sorted(USERS))
 @pytest.mark.parametrize("query", ["金丝雀 报销 规定", "单笔报销不超过500元", "canary_draft 旧版 别家"])
 def test_search_returns_exactly_what_the_actor_may_see(
@@ -113,7 +97,7 @@ def test_search_returns_exactly_what_the_actor_may_see(
     actor: str,
     query: str,
 ) -> None:
-    access = _access(session_factory, actor)
+    access = actor_access(session_factory, actor)
     returned = {e.fragment_id for e in kb.search(query, domain=None, access=access, top_k=200)}
     allowed = set().union(*(corpus[key] for key, (_, _, who) in CASES.items() if actor in who))
     if actor != "candidate":
@@ -127,7 +111,7 @@ def test_search_returns_exactly_what_the_actor_may_see(
 def test_canaries_cannot_be_read_by_id(
     kb: KnowledgeBase, corpus: dict[str, set[str]], session_factory: sessionmaker[Session], actor: str
 ) -> None:
-    access = _access(session_factory, actor)
+    access = actor_access(session_factory, actor)
     for key, ids in corpus.items():
         if key.startswith("canary_"):
             assert all(kb.fragment(fragment_id, access) is None for fragment_id in ids), key
@@ -145,7 +129,7 @@ def test_other_tenant_sees_only_its_own(
 def test_evidence_carries_governance(
     kb: KnowledgeBase, corpus: dict[str, set[str]], session_factory: sessionmaker[Session]
 ) -> None:
-    access = _access(session_factory, "supervisor")
+    access = actor_access(session_factory, "supervisor")
     results = kb.search("单笔报销不超过500元", domain="REIMBURSEMENT", access=access, top_k=3)
     assert results and results[0].score > 0
     top = results[0]

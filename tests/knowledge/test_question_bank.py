@@ -9,12 +9,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kb_support import ON, USERS, policy, seed_org, write_doc
+from kb_support import (
+    CANARY_BODY,
+    GOVERNANCE_CANARIES,
+    USERS,
+    actor_access,
+    open_store,
+    policy,
+    write_doc,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
 from shifu.errors import ConfigurationError
-from shifu.knowledge.access import SearchAccess, access_for_actor
 from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.question_bank import (
     BANK_INVALID,
@@ -24,8 +31,6 @@ from shifu.knowledge.question_bank import (
     read_entries,
 )
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
-from shifu.store.engine import make_engine, make_session_factory
-from shifu.store.migrate import upgrade
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -86,10 +91,7 @@ def test_nearest_counts_questions_and_leave_one_out_skips_only_that_question() -
     assert QuestionBank([], np.zeros((0, 3), dtype=np.float32)).nearest(query, 5) == []
 
 
-BODY = (
-    "## 一、适用范围\n\n金丝雀 报销 规定适用于{label}。\n\n"
-    "## 二、报销标准\n\n金丝雀 单笔报销不超过500元，{label}。\n"
-)
+BODY = CANARY_BODY
 
 # document key → (space, front-matter overrides, actors that may see it; empty = nobody)
 CASES: dict[str, tuple[str, dict[str, object], set[str]]] = {
@@ -105,14 +107,7 @@ CASES: dict[str, tuple[str, dict[str, object], set[str]]] = {
         {"projects": ["proj-huafu"]},
         {"employee", "supervisor", "operator"},
     ),
-    "canary_draft": ("space-all-staff", {"lifecycle": "DRAFT"}, set()),
-    "canary_unverified": ("space-all-staff", {"verification": "UNVERIFIED"}, set()),
-    "canary_staging": ("space-all-staff", {"environment": "staging"}, set()),
-    "canary_expired": (
-        "space-all-staff",
-        {"effective_from": "2024-01-01", "effective_to": "2024-12-31"},
-        set(),
-    ),
+    **GOVERNANCE_CANARIES,
 }
 QUESTIONS = {key: f"{key} 的员工报销标准是多少？" for key in CASES}
 """One bank question per document; each cites both sections of its document."""
@@ -125,11 +120,7 @@ def world(
     """A knowledge base whose bank cites visible, canary, retired and other-tenant fragments."""
     root = tmp_path_factory.mktemp("bank")
     docs = root / "docs"
-    settings = Settings(data_dir=root / "var", environment="test", jwt_secret="x" * 48)
-    upgrade(settings.sqlalchemy_url)
-    engine = make_engine(settings.sqlalchemy_url)
-    factory = make_session_factory(engine)
-    seed_org(factory)
+    settings, engine, factory = open_store(root)
     plain = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
     for key, (space, overrides, _) in CASES.items():
         assert plain.ingest_paths(
@@ -166,13 +157,6 @@ def world(
     engine.dispose()
 
 
-def _access(factory: sessionmaker[Session], actor: str) -> SearchAccess:
-    with factory() as session:
-        access = access_for_actor(session, "demo", actor, ON)
-    assert access is not None
-    return access
-
-
 @pytest.mark.parametrize("actor", sorted(USERS))
 @pytest.mark.parametrize(
     "question", [*QUESTIONS.values(), "versioned 旧版 报销标准？", "other_tenant 别家 报销标准？"]
@@ -181,9 +165,8 @@ def test_bank_citations_never_surface_what_the_actor_may_not_see(
     world: tuple[KnowledgeBase, sessionmaker[Session], dict[str, set[str]]], actor: str, question: str
 ) -> None:
     kb, factory, ids = world
-    returned = {
-        e.fragment_id for e in kb.search(question, domain=None, access=_access(factory, actor), top_k=200)
-    }
+    access = actor_access(factory, actor)
+    returned = {e.fragment_id for e in kb.search(question, domain=None, access=access, top_k=200)}
     allowed = set().union(*(ids[key] for key, (_, _, who) in CASES.items() if actor in who))
     forbidden = set().union(*(fids for key, fids in ids.items() if key.startswith("canary_")))
     assert not returned & forbidden
@@ -198,7 +181,7 @@ def test_memory_leg_ranks_the_cited_fragment_for_a_bank_question(
     world: tuple[KnowledgeBase, sessionmaker[Session], dict[str, set[str]]],
 ) -> None:
     kb, factory, ids = world
-    access = _access(factory, "supervisor")
+    access = actor_access(factory, "supervisor")
     results = kb.search(QUESTIONS["bank_supervisors"], domain=None, access=access, top_k=2)
     assert {e.fragment_id for e in results} == ids["bank_supervisors"]
 
@@ -207,7 +190,7 @@ def test_bank_question_without_shared_words_finds_its_citation(
     world: tuple[KnowledgeBase, sessionmaker[Session], dict[str, set[str]]],
 ) -> None:
     kb, factory, _ = world
-    results = kb.search("出差回来怎么报账？", domain=None, access=_access(factory, "employee"), top_k=1)
+    results = kb.search("出差回来怎么报账？", domain=None, access=actor_access(factory, "employee"), top_k=1)
     assert [(e.document_key, e.locator) for e in results] == [("bank_all_staff", "二、报销标准")]
 
 
