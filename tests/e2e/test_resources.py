@@ -1,6 +1,6 @@
 """Issue 3 resources over HTTP: a cited document's original, delivered through an opaque,
-short-lived link that is re-authorized at download (owner only, unexpired, still allowed)
-and never reveals where the file is stored.
+short-lived link that is re-authorized at download (owner only, unexpired, its conversation
+still there, still allowed) and never reveals where the file is stored.
 """
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 
 from shifu.config import Settings
 from shifu.demo.setup import CORPUS_DIR
 from shifu.runtime.wiring import Services
+from shifu.store.engine import transaction
+from shifu.store.tables.conversation import ConversationRow
 
 from .support import FakeClock, auth_headers, membership_removed
 
@@ -128,3 +131,15 @@ def test_unknown_link_and_wrong_client_are_refused(
     assert unknown.status_code == 404 and unknown.json()["code"] == "RESOURCE_NOT_FOUND"
     wrong_client = {**employee.headers, "X-Client-Id": "admin-console"}
     _assert_refused(client.get(resource["url"], headers=wrong_client), 403, "CLIENT_MISMATCH", ELEVATOR_FILE)
+
+
+def test_a_link_dies_with_its_conversation(
+    actor: Any, client: TestClient, clock: FakeClock, warm_services: Services
+) -> None:
+    employee = actor("employee")
+    resource = _resource(employee, "电梯困人应急处置规程原文件发我", ELEVATOR)
+    assert client.get(resource["url"], headers=employee.headers).status_code == 200
+    with transaction(warm_services.sessions) as session:
+        session.execute(delete(ConversationRow).where(ConversationRow.id == employee.conversation_id))
+    response = client.get(resource["url"], headers=employee.headers)
+    _assert_refused(response, 403, "RESOURCE_CONVERSATION_ENDED", ELEVATOR_FILE)

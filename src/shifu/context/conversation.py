@@ -112,6 +112,19 @@ class ConversationService:
             is_new=True,
         )
 
+    def is_users(self, conversation_id: str, *, tenant_id: str, app_id: str, user_id: str) -> bool:
+        """Whether the conversation is still stored and belongs to this user in this app.
+
+        Things handed out inside a conversation (resource links) live no longer than it: once the
+        retention job has purged it, or when asked for from another app, this is False.
+        """
+        record = self._store.get(conversation_id)
+        return record is not None and (record.tenant_id, record.app_id, record.user_id) == (
+            tenant_id,
+            app_id,
+            user_id,
+        )
+
     def commit(self, view: ConversationView, *, turn: Turn, state: ConversationState, now: datetime) -> int:
         """Append `turn`, store `state`, and return the new contextVersion (atomic on version)."""
         changed = state != view.state

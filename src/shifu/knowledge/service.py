@@ -9,7 +9,7 @@ no-longer-authorized fragment is never served from a stale reference.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
 
@@ -209,9 +209,19 @@ class KnowledgeBase:
         )
 
     def open_resource(
-        self, resource_id: str, *, access: SearchAccess, user_id: str, now: datetime
+        self,
+        resource_id: str,
+        *,
+        access: SearchAccess,
+        user_id: str,
+        now: datetime,
+        conversation_ok: Callable[[str], bool],
     ) -> ResourceFile:
-        """The original's bytes, after re-checking owner, expiry and current authorization."""
+        """The original's bytes, after re-checking owner, expiry, the conversation and current authorization.
+
+        `conversation_ok` says whether the conversation the link was issued in is still the
+        caller's (a link dies with its conversation).
+        """
         with self._sessions() as session:
             row = session.get(KbResourceRow, resource_id)
         if row is None:
@@ -224,6 +234,8 @@ class KnowledgeBase:
             user_id=user_id,
             now=now,
         )
+        if row.conversation_id is not None and not conversation_ok(row.conversation_id):
+            raise Forbidden(code="RESOURCE_CONVERSATION_ENDED")
         rows = self._load([row.fragment_id])
         if not rows:
             raise Forbidden(code="RESOURCE_REVOKED")

@@ -70,6 +70,7 @@ class Services:
     executor: ToolExecutor
     actions: ActionService
     runtime: AgentRuntime
+    conversations: ConversationService
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     """Server clock of every request (tests inject a fixed or advancing one)."""
 
@@ -154,7 +155,15 @@ class Services:
                 role=ctx.role,
                 on_date=ctx.now.astimezone(self.settings.tz).date(),
             )
-            file = self.knowledge.open_resource(resource_id, access=access, user_id=ctx.user_id, now=ctx.now)
+            file = self.knowledge.open_resource(
+                resource_id,
+                access=access,
+                user_id=ctx.user_id,
+                now=ctx.now,
+                conversation_ok=lambda conversation_id: self.conversations.is_users(
+                    conversation_id, tenant_id=ctx.tenant_id, app_id=ctx.app_id, user_id=ctx.user_id
+                ),
+            )
             return Response(
                 content=file.content,
                 media_type=file.media_type,
@@ -232,13 +241,14 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
     if settings.llm_base_url and settings.llm_model:
         client = OpenAICompatibleClient(settings.llm_base_url, settings.llm_model, settings.llm_api_key)
         composer = ModelComposer(client, timeout_s=settings.llm_timeout_s)
+    conversations = ConversationService(conversation_store(settings, sessions))
     runtime = AgentRuntime(
         RuntimeParts(
             planner=build_planner(settings),
             executor=executor,
             evaluator=EvidenceEvaluator(),
             composer=composer,
-            conversations=ConversationService(conversation_store(settings, sessions)),
+            conversations=conversations,
             actions=actions,
             audit=AuditRecorder(sessions),
             limits=limits,
@@ -254,4 +264,5 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
         executor=executor,
         actions=actions,
         runtime=runtime,
+        conversations=conversations,
     )
