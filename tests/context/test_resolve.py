@@ -83,6 +83,22 @@ def test_a_reference_with_nothing_to_point_at_is_a_gap(question: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "劳动合同法第十条是怎么规定的",
+        "消防法第五十三条说了什么",
+        "发现火情第一步做什么",
+        "电梯困人了第一步该做什么",
+    ],
+)
+def test_an_article_of_a_named_law_or_a_process_step_is_not_a_list_reference(question: str) -> None:
+    state = state_with(facts=3, previous=TASKS_FRAME)
+    context = resolve_context(question, state, entities=_entities(question))
+    assert context.relation is not ContextRelation.REFERENCE
+    assert context.references == [] and context.gaps == []
+
+
+@pytest.mark.parametrize(
     "question", ["刚才那份", "把原文件发我", "那个文件", "原文给我看看", "刚才那份制度的原件"]
 )
 def test_document_reference_points_at_the_last_cited_document(question: str) -> None:

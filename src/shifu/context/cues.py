@@ -98,7 +98,11 @@ _CN_DIGITS = {
 }
 
 ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个|条|件|份|点|位)")
-"""第二项 / 第2个 / 第十条 — never 第N次 ("the N-th time" points at no listed item)."""
+"""第二项 / 第2个 / 第十条 — never 第N次 ("the N-th time" points at no listed item) nor 第N步
+(a step of the process asked about: 发现火情第一步做什么)."""
+
+ARTICLE_OWNER_RE = re.compile(r"(?:法|条例|办法|规定|制度|细则|解释|规范|守则|》)\s*$")
+"""What precedes 第N条 when it is an article of a named law or policy (劳动合同法第十条), not an item."""
 
 LAST_ITEM_RE = re.compile(r"最后(?:那|一|这)?(?:个|项|条|件|份)|上一个")
 """最后那个 / 最后一项 / 上一个 → the last item."""
@@ -196,6 +200,8 @@ def find_ordinals(text: str) -> list[OrdinalRef]:
     """Ordinal references in the text, in order (used when the entity extractor found none)."""
     found: list[tuple[int, OrdinalRef]] = []
     for match in ORDINAL_RE.finditer(text):
+        if match.group(0).endswith("条") and ARTICLE_OWNER_RE.search(text[: match.start()]):
+            continue
         number = _cn_number(match.group(1))
         if number is not None and number >= 1:
             found.append((match.start(), OrdinalRef(index=number, text=match.group(0))))

@@ -60,7 +60,7 @@ _LOCATION = re.compile(
 )
 _ROOM = re.compile(r"(?<![\d.])(\d{3,4})\s*(?:室|房间|房)")
 
-_ORDINAL = re.compile(rf"第\s*(\d+|{CN_NUMBER})\s*(?:个|项|件|份|点|步|行|位|条待办|个任务|张)")
+_ORDINAL = re.compile(rf"第\s*(\d+|{CN_NUMBER})\s*(?:个|项|件|份|点|行|位|条待办|个任务|张)")
 _LAST = re.compile(r"最后(?:那|一)?(?:个|项|件|份|条|张)|上一(?:个|项|件|份|条|张)|前一(?:个|项|件|份|条)")
 
 _DOCUMENT_REF = re.compile(
