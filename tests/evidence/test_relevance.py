@@ -21,6 +21,9 @@ from shifu.evidence.relevance import (
         ("年假要提前几天申请", {"几天", "要"}),
         ("500元的一笔采购如何报销", {"500", "一笔", "如何"}),
         ("报销的时候要交哪些材料", {"哪些", "材料", "时候"}),
+        ("消防巡检每月要查哪些项目", {"哪些项目", "每月"}),
+        ("电梯困人了第一步该做什么", {"第一步"}),
+        ("给组员指派训练有什么规范", {"规范", "什么"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -41,6 +44,12 @@ def test_the_most_specific_subject_term_is_required(question: str, subject: str)
     assert subject in question_terms(question).required
 
 
+def test_an_instance_named_before_这种_is_not_the_subject() -> None:
+    terms = question_terms("买灯泡这种零星采购要怎么审批")
+    assert "零星采购" in terms.required and "灯泡" not in terms.required
+    assert "灯泡" in {term.text for term in terms.terms}
+
+
 @pytest.mark.parametrize(
     ("term", "haystack", "coverage"),
     [
@@ -49,6 +58,10 @@ def test_the_most_specific_subject_term_is_required(question: str, subject: str)
         ("辞职", "劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。", 1.0),
         ("书面通知", "以书面形式通知用人单位", 1.0),
         ("月工资", "6个月的统筹地区上年度职工月平均工资", 1.0),
+        ("审批", "项目经理核对本月累计额度后签字同意。", 1.0),
+        ("回复", "投诉登记后，责任人应在2小时内与业主取得联系。", 1.0),
+        ("组员", "主管只能向本人负责管理的项目的员工指派训练。", 1.0),
+        ("审批", "物品到场后由项目仓管员验收并登记入库。", 0.0),
         ("工作服", "员工应当按照规定穿着工作鞋。", 0.0),
         ("食堂", "国家实行劳动者每日工作时间不超过八小时的工时制度。", 0.0),
     ],

@@ -177,15 +177,31 @@ class QuestionTerms:
         return not self.terms
 
 
+_EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样", "那种", "那类", "一类"})
+"""买灯泡这种零星采购: the word before the marker is an instance of the subject, not the subject, so
+a rule about the subject covers it without naming the instance."""
+
+_QUESTION_PREFIX = re.compile(r"^(?:哪些|哪个|哪种|哪几|什么|多少|几个|几项|几种)(?=..)")
+
+
+def _without_question_prefix(piece: str) -> str:
+    """哪些项目 → 项目: the dictionary holds some question phrases whole; the asking part names nothing."""
+    return piece if piece in DOMAIN_WORDS else _QUESTION_PREFIX.sub("", piece)
+
+
 def question_terms(question: str) -> QuestionTerms:
     """Salient terms of `question`, weighted by IDF, with the most specific ones required."""
     vocabulary = _vocabulary()
     found: dict[str, float] = {}
+    examples: set[str] = set()
     for run in _CJK_RUN.findall(question):
-        for piece in _merge_unknown(_segment(run)):
+        pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
+        for index, piece in enumerate(pieces):
             if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _NUMERAL.match(piece):
                 continue
             found.setdefault(piece, vocabulary.get(piece, _UNKNOWN_IDF))
+            if index + 1 < len(pieces) and pieces[index + 1] in _EXAMPLE_MARKERS:
+                examples.add(piece)
     terms = tuple(Term(text=text, weight=weight) for text, weight in found.items())
     if not terms:
         return QuestionTerms(terms=(), required=())
@@ -194,8 +210,11 @@ def question_terms(question: str) -> QuestionTerms:
     required = tuple(
         term.text
         for term in terms
-        if (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
-        or (short and term.weight >= _SHORT_REQUIRED_IDF)
+        if term.text not in examples
+        and (
+            (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
+            or (short and term.weight >= _SHORT_REQUIRED_IDF)
+        )
     )
     return QuestionTerms(terms=terms, required=required)
 
