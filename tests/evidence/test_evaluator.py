@@ -436,3 +436,49 @@ def test_documents_with_different_titles_and_keys_are_not_versions_of_each_other
     decision = _evaluate(p, search_result(first, second))
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.conflicts == []
+
+
+def test_a_section_titled_for_the_need_is_cited_before_an_equally_relevant_list() -> None:
+    title = "电梯困人应急处置规程"
+    contacts = doc(
+        "c1",
+        "1. 公司应急值班电话：400-000-0002。\n2. 维保公司救援电话：400-000-0001。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        title=title,
+        locator="五、电梯困人应急联系方式",
+        score=0.9,
+    )
+    steps = doc(
+        "c2",
+        "1. 值班人员通过五方对讲安抚被困人员。\n2. 立即通知电梯维保单位到场。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        title=title,
+        locator="二、电梯困人应急处置的步骤",
+        score=0.5,
+    )
+    decision = _evaluate(
+        plan("电梯困人时第一步要做什么", [EvidenceNeed.PROCESS_STEPS]), search_result(contacts, steps)
+    )
+    assert _slot(decision, EvidenceNeed.PROCESS_STEPS).citation_ids[0] == "c2"
+
+
+def test_the_article_the_question_names_is_cited_before_one_that_only_mentions_it() -> None:
+    needs = (EvidenceNeed.GENERAL_RULE,)
+    mentions = doc(
+        "c1",
+        "违反本法第十六条规定的，责令限期改正。",
+        needs=needs,
+        title="中华人民共和国消防法",
+        locator="第六十七条",
+        score=0.9,
+    )
+    named = doc(
+        "c2",
+        "机关、团体、企业、事业等单位应当履行下列消防安全职责。",
+        needs=needs,
+        title="中华人民共和国消防法",
+        locator="第十六条",
+        score=0.4,
+    )
+    decision = _evaluate(plan("消防法第十六条规定了什么", list(needs)), search_result(mentions, named))
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"

@@ -57,8 +57,23 @@ REASON_RANK: dict[str, int] = {
     AMOUNT_NOT_MATCHED: 7,
 }
 
+HEADING_KIND_WORDS: dict[EvidenceNeed, tuple[str, ...]] = {
+    EvidenceNeed.PROCESS_STEPS: ("步骤", "流程", "程序", "办理", "处置", "操作"),
+    EvidenceNeed.REQUIRED_MATERIALS: ("材料", "资料", "证明"),
+    EvidenceNeed.DEADLINE: ("时限", "期限", "时间", "截止"),
+    EvidenceNeed.PROHIBITION: ("禁止", "不得", "严禁"),
+    EvidenceNeed.CONTACT: ("联系", "电话"),
+    EvidenceNeed.APPROVAL: ("审批", "审核", "批准"),
+    EvidenceNeed.AMOUNT_RULE: ("额度", "标准", "金额", "费用"),
+    EvidenceNeed.ELIGIBILITY: ("条件", "范围", "适用"),
+    EvidenceNeed.DEFINITION: ("定义", "含义"),
+}
+"""Heading words of a section written for a need: among equally relevant fragments, the section
+titled 办理步骤 answers a steps question before the one titled 联系方式 that also lists lines."""
+
 _SENTENCE = re.compile(r"[^。；;\n]+")
 _CLAUSE = re.compile(r"[^。；;，,\n]+")
+_ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 _QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
 
 
@@ -86,6 +101,8 @@ class QuestionView:
     target: AmountTarget
     answer: AnswerAsk | None = None
     """The kind of answer a general question asks for (谁 / 在哪 / 何时 / 多少 / 叫什么)."""
+    locators: frozenset[str] = frozenset()
+    """Article locators the question names (第十六条)."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -96,11 +113,21 @@ class QuestionView:
         # An instruction smuggled into the question (忽略以上指令…) names no subject.
         subject = strip_instructions(_subject_text(plan))
         ask = None if target.value is not None else quantity_ask(subject)
-        return cls(terms=question_terms(subject), ask=ask, target=target, answer=AnswerAsk.of(subject))
+        return cls(
+            terms=question_terms(subject),
+            ask=ask,
+            target=target,
+            answer=AnswerAsk.of(subject),
+            locators=frozenset(_ARTICLE.findall(subject)),
+        )
 
     def about_subject(self, text: str) -> bool:
         """True when a sentence or clause names the question's subject."""
         return mentions_subject(self.terms, text)
+
+    def names_locator(self, doc: DocumentEvidence) -> bool:
+        """The question names this fragment's own article or section (消防法第十六条 → 第十六条)."""
+        return bool(self.locators) and doc.locator in self.locators
 
     def claim_score(self, sentence: str) -> float:
         """How much of the question one sentence covers (0 when it has nothing to say on it)."""
@@ -237,8 +264,21 @@ def judge_document_slot(
                 outcome.reject(verdict)
             else:
                 outcome.covering.append(verdict)
-    outcome.covering.sort(key=lambda item: (-relevant[item.doc.citation_id].score, -item.doc.score))
+    outcome.covering.sort(
+        key=lambda item: (
+            not view.names_locator(item.doc),
+            -relevant[item.doc.citation_id].score,
+            not heading_names_need(item.doc, need),
+            -item.doc.score,
+        )
+    )
     return outcome
+
+
+def heading_names_need(doc: DocumentEvidence, need: EvidenceNeed) -> bool:
+    """The fragment's own section heading (its locator, not the document title) names this kind of
+    claim: 二、电梯困人应急处置的步骤, not 五、…联系方式 under a title that says 处置规程."""
+    return any(word in doc.locator for word in HEADING_KIND_WORDS.get(need, ()))
 
 
 def trim_covering(outcome: SlotOutcome, relevant: Mapping[str, Relevance]) -> None:
