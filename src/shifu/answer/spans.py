@@ -47,8 +47,15 @@ NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
 }
 """Words that mark a sentence as relevant to a slot (selection only; qualification is the evaluator's)."""
 
+_ITEM_LINE = re.compile(
+    r"\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])\s*\S"
+)
+_LEAD_IN_END = ("：", ":")
+
 MAX_SENTENCES_PER_FRAGMENT = 3
 MAX_SPAN_CHARS = 300
+MAX_LISTED_ITEMS = 10
+"""Numbered items quoted after a lead-in sentence (…须提交以下材料：)."""
 
 
 def sentences(text: str) -> list[str]:
@@ -100,6 +107,33 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [s for s in marked if _overlap(s, pairs) * 2 >= best]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
-        return chosen
+        return _with_listed_items(chosen, text)
     stripped = strip_instructions(text).strip()
     return [stripped[:MAX_SPAN_CHARS]] if stripped else []
+
+
+def listed_items(text: str, lead_in: str) -> list[str]:
+    """The numbered lines that directly follow `lead_in` in `text`, verbatim (blank lines skipped)."""
+    start = text.find(lead_in)
+    if start < 0:
+        return []
+    items: list[str] = []
+    for line in text[start + len(lead_in) :].splitlines():
+        if not line.strip():
+            continue
+        if not _ITEM_LINE.match(line) or len(items) >= MAX_LISTED_ITEMS:
+            break
+        if not is_instruction_like(line):
+            items.append(line.strip())
+    return items
+
+
+def _with_listed_items(chosen: list[str], text: str) -> list[str]:
+    """A lead-in sentence ending in a colon brings the items it introduces: the list is the answer."""
+    out: list[str] = []
+    for sentence in chosen:
+        if sentence not in out:
+            out.append(sentence)
+        if sentence.endswith(_LEAD_IN_END):
+            out += [item for item in listed_items(text, sentence) if item not in out]
+    return out
