@@ -95,6 +95,17 @@ def test_an_exclusion_sentence_does_not_make_a_document_about_what_it_excludes()
     assert not relevance(terms, "费用报销管理制度\n" + without_exclusions(body)).relevant
 
 
+def test_a_frequency_is_supported_under_a_heading_naming_the_subject_never_by_a_deadline() -> None:
+    ask = quantity_ask("消防巡检多久一次")
+    assert ask is not None
+    terms = question_terms("消防巡检多久一次")
+    heading = "二、消防巡检的频次要求\n"
+    assert supports_quantity(ask, "1. 日常巡查：每日2次。", lambda s: mentions_subject(terms, heading + s))
+    assert not supports_quantity(
+        ask, "消防巡检发现的一般隐患在24小时内处理。", lambda s: mentions_subject(terms, s)
+    )
+
+
 def test_mentions_subject_looks_for_a_required_term() -> None:
     terms = question_terms("装修押金一户要交多少")
     assert mentions_subject(terms, "施工单位缴纳装修押金3000元")
@@ -110,6 +121,7 @@ def test_mentions_subject_looks_for_a_required_term() -> None:
         ("每天延长工作时间不得超过几小时", {QuantityKind.HOUR}),
         ("失业保险金最长领几个月", {QuantityKind.MONTH}),
         ("最低招工年龄是多少周岁", {QuantityKind.AGE}),
+        ("消防巡检多久一次", {QuantityKind.FREQUENCY}),
     ],
 )
 def test_quantity_asks(question: str, kinds: set[QuantityKind]) -> None:

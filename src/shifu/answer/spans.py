@@ -10,6 +10,7 @@ import re
 
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, answer_spans
+from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
@@ -92,6 +93,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     With the question given, sentences sharing more of its wording come first (kept in text
     order), so an amount answer quotes the sentence about the thing asked, not every amount.
     """
+    if question and asks_frequency(question):
+        # 多久一次: every sentence that says how often (a schedule is a list), no nearby durations.
+        often = [s for s in sentences(text) if states_frequency(s)]
+        if often:
+            return often[:MAX_LISTED_ITEMS]
     marked = [s for s in sentences(text) if _relevant(need, s)]
     kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
     if kind is not None:

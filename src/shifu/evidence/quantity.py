@@ -1,4 +1,4 @@
-"""Quantities that are not money: ratios, multiples, day/hour/month counts, ages.
+"""Quantities that are not money: ratios, multiples, day/hour/month counts, ages, frequencies.
 
 加班费按百分之多少, 几倍工资, 年休假多少天, 每天不得超过几小时 ask for a quantity that a statute
 states (百分之一百五十, 二倍, 五天, 三小时) without any currency. Such a rule answers the
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shifu.evidence.numerals import NUMBER_PATTERN
+from shifu.nlp.frequency import FREQUENCY_ASK, asks_frequency, states_frequency
 
 
 class QuantityKind(StrEnum):
@@ -29,6 +30,7 @@ class QuantityKind(StrEnum):
     MONTH = "MONTH"
     YEAR = "YEAR"
     AGE = "AGE"
+    FREQUENCY = "FREQUENCY"
 
 
 DURATIONS: frozenset[QuantityKind] = frozenset(
@@ -94,6 +96,10 @@ def quantity_ask(question: str) -> QuantityAsk | None:
     if asks_for_money(question):
         return None
     kinds: set[QuantityKind] = set()
+    if asks_frequency(question):
+        # 多久一次 asks how often, not how long: the 多久 inside it is no duration ask.
+        kinds.add(QuantityKind.FREQUENCY)
+        question = FREQUENCY_ASK.sub("，", question)
     for pattern, asked in _ASKS:
         if pattern.search(question):
             kinds |= asked
@@ -105,6 +111,7 @@ def stated_quantities(text: str) -> list[tuple[QuantityKind, str]]:
     found: list[tuple[QuantityKind, str]] = []
     for kind, pattern in _STATED:
         found += [(kind, match.group(0)) for match in pattern.finditer(text)]
+    found += [(QuantityKind.FREQUENCY, surface) for surface in states_frequency(text)]
     return found
 
 

@@ -202,12 +202,16 @@ def _subject_rules(
 
 
 def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEvidence, body: str) -> bool:
-    """A non-money quantity question answered by a rule stating that quantity about its subject."""
+    """A non-money quantity question answered by a rule stating that quantity about its subject.
+
+    The section heading counts as every sentence's subject (二、消防巡检的频次要求 … 每日2次).
+    """
     if view.ask is None or need not in _QUANTITY_NEEDS:
         return False
     if not (_labelled(doc, need, NEED_CLAIM_TYPE[need]) or _rule_labelled(doc)):
         return False
-    return supports_quantity(view.ask, body, view.about_subject)
+    heading = doc.locator + "\n"
+    return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
 
 
 def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -> Covering | str:
@@ -216,6 +220,9 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     claim_type = NEED_CLAIM_TYPE[need]
     if _quantity_covers(view, need, doc, body):
         return Covering(doc=doc)
+    if need is EvidenceNeed.DEADLINE and view.ask is not None:
+        # 多久一次 / 几天内: a time limit that states no quantity of the asked kind answers nothing.
+        return ANSWER_NOT_STATED if _labelled(doc, need, claim_type) else "LABEL_MISSING"
     if not _labelled(doc, need, claim_type):
         return "LABEL_MISSING"
     if need is EvidenceNeed.GENERAL_RULE and view.answer is not None:

@@ -1,0 +1,26 @@
+"""How often: questions that ask for a frequency (多久一次) and sentences that state one (每日2次).
+
+A frequency question is not a duration question: 消防巡检多久一次 is answered by 每日2次 or
+每2小时巡查1次, never by a 24小时 deadline that happens to sit in the same document.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COUNT = r"\d+|[零〇一二两三四五六七八九十百]+"
+
+FREQUENCY_ASK = re.compile(r"(?:多久|多长时间|隔多久|多少天|几天)\s*(?:一次|1次|一回)|几次|多少次|频次|频率")
+"""The asking phrase; callers remove it before looking for duration asks (多久 alone)."""
+
+_STATED = re.compile(rf"每[^，。；,;\n]{{0,8}}?(?:{_COUNT})\s*次|(?:{_COUNT})\s*次\s*/\s*[日天周月班]")
+
+
+def asks_frequency(question: str) -> bool:
+    """True when the question asks how often something happens."""
+    return bool(FREQUENCY_ASK.search(question))
+
+
+def states_frequency(text: str) -> list[str]:
+    """The frequencies `text` states, verbatim (每日2次, 每2小时巡查1次, 3次/周)."""
+    return [match.group(0) for match in _STATED.finditer(text)]
