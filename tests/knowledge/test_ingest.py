@@ -10,7 +10,7 @@ from kb_support import policy, write_doc
 
 from shifu.contracts.common import Authority
 from shifu.knowledge.admin import _governed
-from shifu.knowledge.governance import IngestDefaults
+from shifu.knowledge.governance import IngestDefaults, resolve_metadata
 from shifu.knowledge.parts import index_point
 from shifu.knowledge.service import KnowledgeBase
 
@@ -179,3 +179,28 @@ def test_points_indexed_without_locator_and_ordinal_are_reported_until_rebuilt(
     assert kb.check().payload_mismatches == 2
     kb.rebuild()
     assert kb.check().problems == 0
+
+
+@pytest.mark.parametrize(
+    ("front", "version"),
+    [
+        ({"source_version_date_in_filename": "2012-12-28"}, "2012-12-28"),
+        (
+            {
+                "source_version_date_in_filename": "none",
+                "history_as_stated_in_text": [
+                    "2020年5月28日 第十三届全国人民代表大会第三次会议通过",
+                    "2021年1月1日 施行",
+                ],
+            },
+            "2020-05-28",
+        ),
+        (
+            {"source_version_date_in_filename": "none", "source_file_last_changed": "2022-04-20 (3cd6e86b)"},
+            "2022",
+        ),
+    ],
+)
+def test_a_law_version_is_a_date_never_the_word_none(front: dict[str, object], version: str) -> None:
+    meta = resolve_metadata({"doc_type": "法律", **front}, IngestDefaults(), fallback_title="某法")
+    assert meta.version == version

@@ -97,10 +97,25 @@ class IngestDefaults:
 _YEAR = re.compile(r"(19|20)\d{2}")
 
 
+_ADOPTED = re.compile(r"((?:19|20)\d{2})年(\d{1,2})月(\d{1,2})日[^，。]*?(?:通过|修正|修订|公布|发布)")
+_ABSENT = frozenset({"", "none", "null", "n/a", "unknown"})
+"""Spellings of "no value" in hand-written front matter (YAML reads `none` as a string)."""
+
+
 def _law_version(front: dict[str, Any]) -> str | None:
+    """The law's version: the dated source file, else its latest adoption or amendment, else a year."""
     dated = front.get("source_version_date_in_filename")
-    if dated:
+    if dated is not None and str(dated).strip().lower() not in _ABSENT:
         return str(dated)
+    history = front.get("history_as_stated_in_text")
+    entries = [str(entry) for entry in history] if isinstance(history, list) else []
+    adopted = [
+        date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        for entry in entries
+        if (m := _ADOPTED.search(entry))
+    ]
+    if adopted:
+        return max(adopted).isoformat()
     for key in ("source_file_last_changed", "title"):
         found = _YEAR.search(str(front.get(key) or ""))
         if found:
