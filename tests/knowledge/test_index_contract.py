@@ -218,3 +218,20 @@ def test_span_restriction_keeps_neighbours_by_ordinal_inside_the_access_filter(i
     vector = np.zeros(DIM, dtype=np.float32)
     vector[3] = 1.0
     assert _ids(index.search_dense(vector, supervisor, 100, around_three)) == {3}
+
+
+def test_a_reopened_edge_shard_names_the_same_fragments_and_forgets_deleted_ones(tmp_path: Path) -> None:
+    sparse = Bm25Encoder().query(tokenize("电梯困人"))
+    first = EdgeIndex(tmp_path / "edge", DIM)
+    first.upsert(POINTS)
+    before = [(h.fragment_id, round(h.score, 5)) for h in first.search_sparse(sparse, EMPLOYEE, 100)]
+    first.delete([POINTS[0].fragment_id])
+    first.close()
+    reopened = EdgeIndex(tmp_path / "edge", DIM)
+    try:
+        after = [(h.fragment_id, round(h.score, 5)) for h in reopened.search_sparse(sparse, EMPLOYEE, 100)]
+        assert {fid for fid, _ in after} == {fid for fid, _ in before} - {POINTS[0].fragment_id}
+        reopened.upsert(POINTS[:1])
+        assert POINTS[0].fragment_id in {h.fragment_id for h in reopened.search_sparse(sparse, EMPLOYEE, 100)}
+    finally:
+        reopened.close()

@@ -93,6 +93,11 @@ def edge_filter(
     return qe.Filter(must=must)
 
 
+def _point_key(raw: Any) -> uuid.UUID:
+    """The engine returns point ids as UUID objects; anything else is parsed once."""
+    return raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw))
+
+
 class EdgeIndex:
     """VectorIndex over an embedded Qdrant shard (HNSW, payload indexes, sparse IDF)."""
 
@@ -100,6 +105,23 @@ class EdgeIndex:
         self._path = path
         self._dim = dim
         self._shard = self._open()
+        self._fragments = self._fragment_ids()
+
+    def _fragment_ids(self) -> dict[uuid.UUID, str]:
+        """Point id → fragment id of every point, so queries need not fetch any payload.
+
+        One process owns an embedded shard, so this map stays exact: upsert and delete keep it.
+        """
+        found: dict[uuid.UUID, str] = {}
+        offset: Any = None
+        while True:
+            records, offset = self._shard.scroll(
+                qe.ScrollRequest(offset=offset, limit=4096, with_payload=["fragment_id"], with_vector=False)
+            )
+            for record in records:
+                found[_point_key(record.id)] = str((record.payload or {})["fragment_id"])
+            if offset is None:
+                return found
 
     def _config(self) -> qe.EdgeConfig:
         return qe.EdgeConfig(
@@ -139,11 +161,16 @@ class EdgeIndex:
                 for p in points[start : start + 512]
             ]
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
+            self._fragments.update(
+                (uuid.UUID(point_uuid(p.fragment_id)), p.fragment_id) for p in points[start : start + 512]
+            )
 
     def delete(self, fragment_ids: list[str]) -> None:
         """Remove points by fragment id."""
         if fragment_ids:
             self._shard.update(qe.UpdateOperation.delete_points([point_uuid(f) for f in fragment_ids]))
+            for fragment_id in fragment_ids:
+                self._fragments.pop(uuid.UUID(point_uuid(fragment_id)), None)
 
     def _query(self, query: Any, access: AccessFilter, limit: int, within: Within | None) -> list[Hit]:
         if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
@@ -152,12 +179,10 @@ class EdgeIndex:
             limit=limit,
             query=query,
             filter=edge_filter(access, within),
-            with_payload=["fragment_id"],
+            with_payload=False,
             with_vector=False,
         )
-        return [
-            Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in self._shard.query(request)
-        ]
+        return [Hit(self._fragments[_point_key(p.id)], float(p.score)) for p in self._shard.query(request)]
 
     def search_dense(
         self,
@@ -228,6 +253,7 @@ class EdgeIndex:
         self._shard.close()
         shutil.rmtree(self._path, ignore_errors=True)
         self._shard = self._open()
+        self._fragments = {}
 
     def flush(self) -> None:
         """Persist pending changes."""
