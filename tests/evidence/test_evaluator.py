@@ -482,3 +482,28 @@ def test_the_article_the_question_names_is_cited_before_one_that_only_mentions_i
     )
     decision = _evaluate(plan("消防法第十六条规定了什么", list(needs)), search_result(mentions, named))
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"
+
+
+def test_a_permission_question_cites_what_is_forbidden_before_the_steps() -> None:
+    needs = (EvidenceNeed.GENERAL_RULE,)
+    title = "电梯困人应急处置规程"
+    steps = doc(
+        "c1",
+        "按以下步骤处置：\n1. 安抚被困人员，不得扒门。\n2. 应当通知维保单位救援。",
+        needs=needs,
+        title=title,
+        locator="二、电梯困人应急处置的步骤",
+        score=0.9,
+    )
+    forbidden = doc(
+        "c2",
+        "严禁以下行为：\n1. 非专业人员扒门救援。\n2. 救援结束前恢复电梯运行。",
+        needs=needs,
+        title=title,
+        locator="六、电梯困人处置中禁止哪些行为",
+        score=0.3,
+    )
+    decision = _evaluate(plan("电梯困人可以扒门救援吗", list(needs)), search_result(steps, forbidden))
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"
+    decision = _evaluate(plan("电梯困人扒门救援怎么处理", list(needs)), search_result(steps, forbidden))
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c1"

@@ -73,6 +73,7 @@ titled 办理步骤 answers a steps question before the one titled 联系方式 
 
 _SENTENCE = re.compile(r"[^。；;\n]+")
 _CLAUSE = re.compile(r"[^。；;，,\n]+")
+_PERMISSION = re.compile(r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]")
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 _QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
 
@@ -103,6 +104,8 @@ class QuestionView:
     """The kind of answer a general question asks for (谁 / 在哪 / 何时 / 多少 / 叫什么)."""
     locators: frozenset[str] = frozenset()
     """Article locators the question names (第十六条)."""
+    asks_permission: bool = False
+    """可以…吗 / 能不能: what is forbidden answers it first."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -119,6 +122,7 @@ class QuestionView:
             target=target,
             answer=AnswerAsk.of(subject),
             locators=frozenset(_ARTICLE.findall(subject)),
+            asks_permission=bool(_PERMISSION.search(subject)),
         )
 
     def about_subject(self, text: str) -> bool:
@@ -276,6 +280,7 @@ def judge_document_slot(
             not view.names_locator(item.doc),
             -relevant[item.doc.citation_id].score,
             not heading_names_need(item.doc, need),
+            not (view.asks_permission and heading_names_need(item.doc, EvidenceNeed.PROHIBITION)),
             -item.doc.score,
         )
     )
