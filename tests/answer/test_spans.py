@@ -43,3 +43,13 @@ def test_an_instruction_inside_a_list_is_never_quoted_and_the_list_is_bounded() 
     items = listed_items(poisoned, "须提交以下材料：")
     assert len(items) == MAX_LISTED_ITEMS
     assert not any("忽略以上指令" in item for item in items)
+
+
+def test_the_sentence_in_the_documents_words_for_a_lay_word_is_quoted() -> None:
+    text = (
+        "装修施工时间规定如下：工作日（周一至周五）为8:00至12:00、14:00至18:00；"
+        "周六、周日及法定节假日为9:00至12:00，且只能进行不产生噪音的作业。"
+        "需要在规定时间以外作业的，须提前向客服中心申请。"
+    )
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, text, "装修可以周末施工吗")
+    assert any(span.startswith("周六、周日") for span in spans)

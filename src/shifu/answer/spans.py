@@ -12,6 +12,7 @@ from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, answer_spans
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
+from shifu.nlp.lay_words import LAY_SYNONYMS
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
 _STEP_LINE = re.compile(
@@ -87,6 +88,16 @@ def _overlap(sentence: str, pairs: set[str]) -> int:
     return sum(1 for pair in set(_CJK_PAIR.findall(sentence)) if pair in pairs)
 
 
+def _question_pairs(question: str) -> set[str]:
+    """The question's character pairs, plus those of the document words its lay words stand for."""
+    pairs = set(_CJK_PAIR.findall(question))
+    for lay, formal in LAY_SYNONYMS.items():
+        if lay in question:
+            for word in formal:
+                pairs.update(_CJK_PAIR.findall(word))
+    return pairs
+
+
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
@@ -106,7 +117,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in sentences(text) if _DURATION.search(s)]
-    pairs = set(_CJK_PAIR.findall(question))
+    pairs = _question_pairs(question)
     if pairs and marked:
         best = max(_overlap(s, pairs) for s in marked)
         if best > 0:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shifu.contracts.evidence import DocumentEvidence
-from shifu.evidence.relevance_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS
+from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(

@@ -1,4 +1,7 @@
-"""Word lists for the relevance gate: what a question asks with, and lay → statute wording.
+"""Word lists for reading questions: what a question asks with, and lay → statute wording.
+
+The evidence gate uses them to decide relevance; the extractive composer uses LAY_SYNONYMS to
+quote the sentence that speaks to the question in the document's words (周末 → 周六、周日).
 
 QUESTION_WORDS and GENERIC_WORDS never name a question's subject (多少, 怎么, 公司, 员工), so
 they are not required to appear in a fragment. LAY_SYNONYMS lets a question in everyday
