@@ -74,6 +74,7 @@ def test_small_talk_triggers_no_knowledge_search_and_no_gap(
     assert body["trace"]["toolCalls"] == []
     assert body["decision"] is None and body["groundedAnswer"] is None
     assert body["citations"] == [] and body["sourceSummary"] == []
+    assert ("不客气" in body["answer"]) == (text in ("谢谢", "辛苦了"))
 
 
 @pytest.mark.parametrize("text", ["那个", "还有呢", "那个怎么"])

@@ -242,7 +242,7 @@ class AgentRuntime:
         if res.context.gaps:
             return self._needs_input_for_gap(base, res.context.gaps)
         if plan.intent is Intent.SOCIAL:
-            base.answer = replies.SOCIAL_REPLY
+            base.answer = replies.social_reply(plan.question)
             return base
         if plan.intent is Intent.CLARIFY or not plan.tool_calls:
             base.intent = Intent.CLARIFY if not plan.tool_calls else plan.intent

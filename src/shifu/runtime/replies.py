@@ -5,6 +5,8 @@ None of these texts states a rule, a number or a completed action.
 
 from __future__ import annotations
 
+import re
+
 from shifu.contracts.common import Intent
 from shifu.contracts.messages import Clarification, ClarificationOption
 
@@ -12,6 +14,21 @@ SOCIAL_REPLY = (
     "你好，我是数字师傅。可以问我公司制度和流程、查你的待办和训练，"
     "也可以让我帮你记录事项或起草需要你确认的操作。"
 )
+THANKS_REPLY = "不客气，有需要随时问我。"
+FAREWELL_REPLY = "好的，再见，注意休息。"
+
+_THANKS = re.compile(r"谢谢|多谢|感谢|谢了|辛苦了|辛苦啦")
+_FAREWELL = re.compile(r"再见|拜拜|回头见|下班了|先这样")
+
+
+def social_reply(question: str) -> str:
+    """Small talk answered in kind: thanks with 不客气, goodbye with 再见, anything else with a greeting."""
+    if _THANKS.search(question):
+        return THANKS_REPLY
+    if _FAREWELL.search(question):
+        return FAREWELL_REPLY
+    return SOCIAL_REPLY
+
 
 INTENT_OPTIONS: dict[Intent, tuple[str, str]] = {
     Intent.KNOWLEDGE_QA: ("查制度或流程", "我想查一下相关的制度规定"),
