@@ -104,19 +104,20 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     With the question given, sentences sharing more of its wording come first (kept in text
     order), so an amount answer quotes the sentence about the thing asked, not every amount.
     """
+    spoken = sentences(text)
     if question and asks_frequency(question):
         # 多久一次: every sentence that says how often (a schedule is a list), no nearby durations.
-        often = [s for s in sentences(text) if states_frequency(s)]
+        often = [s for s in spoken if states_frequency(s)]
         if often:
             return often[:MAX_LISTED_ITEMS]
-    marked = [s for s in sentences(text) if _relevant(need, s)]
+    marked = [s for s in spoken if _relevant(need, s)]
     kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.
         marked = [s for s in marked if answer_spans(kind, s, question)] or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
-        marked = [s for s in sentences(text) if _DURATION.search(s)]
+        marked = [s for s in spoken if _DURATION.search(s)]
     pairs = _question_pairs(question)
     if pairs and marked:
         best = max(_overlap(s, pairs) for s in marked)

@@ -40,9 +40,13 @@ _KEYWORD_FIELDS = (
 _INTEGER_FIELDS = ("effective_from", "effective_to", "ordinal")
 
 
+def _point_id(fragment_id: str) -> uuid.UUID:
+    return uuid.UUID(hex=fragment_id[:32])
+
+
 def point_uuid(fragment_id: str) -> str:
     """The engine point id of a fragment: a UUID built from its hash."""
-    return str(uuid.UUID(hex=fragment_id[:32]))
+    return str(_point_id(fragment_id))
 
 
 def edge_filter(
@@ -162,7 +166,7 @@ class EdgeIndex:
             ]
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
             self._fragments.update(
-                (uuid.UUID(point_uuid(p.fragment_id)), p.fragment_id) for p in points[start : start + 512]
+                (_point_id(p.fragment_id), p.fragment_id) for p in points[start : start + 512]
             )
 
     def delete(self, fragment_ids: list[str]) -> None:
@@ -170,7 +174,7 @@ class EdgeIndex:
         if fragment_ids:
             self._shard.update(qe.UpdateOperation.delete_points([point_uuid(f) for f in fragment_ids]))
             for fragment_id in fragment_ids:
-                self._fragments.pop(uuid.UUID(point_uuid(fragment_id)), None)
+                self._fragments.pop(_point_id(fragment_id), None)
 
     def _query(self, query: Any, access: AccessFilter, limit: int, within: Within | None) -> list[Hit]:
         if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
