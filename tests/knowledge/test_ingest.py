@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 from kb_support import policy, write_doc
+from sqlalchemy import select
 
-from shifu.contracts.common import Authority
+from shifu.contracts.common import Authority, EvidenceNeed
 from shifu.knowledge.admin import _governed
 from shifu.knowledge.governance import IngestDefaults, resolve_metadata
 from shifu.knowledge.parts import index_point
 from shifu.knowledge.service import KnowledgeBase
+from shifu.store.engine import transaction
+from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
 
 LAW = """---
 title: "中华人民共和国测试法"
@@ -179,6 +182,48 @@ def test_points_indexed_without_locator_and_ordinal_are_reported_until_rebuilt(
     assert kb.check().payload_mismatches == 2
     kb.rebuild()
     assert kb.check().problems == 0
+
+
+def _age_labels(kb: KnowledgeBase, document_key: str) -> None:
+    """Make the stored labels look like an older classifier's: no PROCESS_STEPS anywhere."""
+    with transaction(kb.parts.session_factory) as session:
+        rows = session.scalars(
+            select(KbFragmentRow)
+            .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+            .where(KbDocumentRow.document_key == document_key)
+        )
+        for row in rows:
+            row.supported_need_codes = [n for n in row.supported_need_codes if n != "PROCESS_STEPS"]
+            row.claim_types = [c for c in row.claim_types if c != "STEP"]
+
+
+def _steps_labelled(kb: KnowledgeBase) -> bool:
+    return any(EvidenceNeed.PROCESS_STEPS in f.supported_need_codes for f in kb.list_fragments("baoxiao"))
+
+
+def test_labels_from_an_older_classifier_are_reported_and_reingest_refreshes_them(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    path = write_doc(tmp_path, "baoxiao", POLICY, **policy("报销制度"))
+    kb.ingest_paths([path], space_id="space-all-staff")
+    _age_labels(kb, "baoxiao")
+    assert not _steps_labelled(kb)
+    assert kb.check().stale_labels == 1 and kb.check().problems == 1
+    again = kb.ingest_paths([path], space_id="space-all-staff")
+    assert again.unchanged == ["baoxiao"] and again.fragments_relabelled == 1
+    assert _steps_labelled(kb) and kb.check().problems == 0
+    assert kb.ingest_paths([path], space_id="space-all-staff").fragments_relabelled == 0
+
+
+def test_rebuild_relabels_fragments_of_every_current_document(kb: KnowledgeBase, tmp_path: Path) -> None:
+    path = write_doc(tmp_path, "baoxiao", POLICY, **policy("报销制度"))
+    kb.ingest_paths([path], space_id="space-all-staff")
+    ids = {f.fragment_id for f in kb.list_fragments("baoxiao")}
+    _age_labels(kb, "baoxiao")
+    report = kb.rebuild()
+    assert report.relabelled == 1 and _steps_labelled(kb)
+    assert {f.fragment_id for f in kb.list_fragments("baoxiao")} == ids
+    assert kb.check().problems == 0 and kb.rebuild().relabelled == 0
 
 
 @pytest.mark.parametrize(

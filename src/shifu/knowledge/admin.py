@@ -10,6 +10,7 @@ from sqlalchemy import select
 from tqdm import tqdm
 
 from shifu.knowledge.index.base import GOVERNANCE_FIELDS, RETRIEVAL_FIELDS
+from shifu.knowledge.labels import is_stale, relabel
 from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable, payload_for
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
@@ -27,6 +28,8 @@ class CheckReport(BaseModel):
     """Points lacking any governance payload field."""
     payload_mismatches: int = 0
     """Points whose governance payload differs from the store."""
+    stale_labels: int = 0
+    """Current fragments whose stored claim labels the current classifier would change (`kb rebuild`)."""
     per_space: dict[str, int] = Field(default_factory=dict)
     per_authority: dict[str, int] = Field(default_factory=dict)
 
@@ -38,6 +41,7 @@ class CheckReport(BaseModel):
             + len(self.extra_in_index)
             + self.missing_payload_fields
             + self.payload_mismatches
+            + self.stale_labels
         )
 
 
@@ -47,6 +51,8 @@ class RebuildReport(BaseModel):
     points: int
     embedded: int
     """Fragments whose stored embedding was missing or from another model and was recomputed."""
+    relabelled: int = 0
+    """Current fragments whose stored claim labels were brought up to the current classifier."""
 
 
 class DocumentSummary(BaseModel):
@@ -72,7 +78,7 @@ class DocumentSummary(BaseModel):
     indexed: bool
 
 
-def _governed(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
+def _current(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
     with parts.session_factory() as session:
         rows = session.execute(
             select(KbFragmentRow, KbDocumentRow)
@@ -80,7 +86,22 @@ def _governed(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]
             .where(KbDocumentRow.is_current.is_(True))
             .order_by(KbDocumentRow.document_key, KbFragmentRow.ordinal)
         ).all()
-    return [(f, d) for f, d in rows if is_indexable(d)]
+    return [(f, d) for f, d in rows]
+
+
+def _governed(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
+    return [(f, d) for f, d in _current(parts) if is_indexable(d)]
+
+
+def _relabel_current(parts: KnowledgeParts) -> int:
+    with transaction(parts.session_factory) as session:
+        return relabel(
+            session.scalars(
+                select(KbFragmentRow)
+                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+                .where(KbDocumentRow.is_current.is_(True))
+            )
+        )
 
 
 def check(parts: KnowledgeParts) -> CheckReport:
@@ -98,13 +119,15 @@ def check(parts: KnowledgeParts) -> CheckReport:
             payload.get(name) != expected[fragment_id][name] for name in GOVERNANCE_FIELDS + RETRIEVAL_FIELDS
         ):
             report.payload_mismatches += 1
+    report.stale_labels = sum(1 for f, _ in _current(parts) if is_stale(f))
     report.per_space = dict(sorted(Counter(d.space_id for _, d in governed).items()))
     report.per_authority = dict(sorted(Counter(d.authority for _, d in governed).items()))
     return report
 
 
 def rebuild(parts: KnowledgeParts, *, progress: bool = False) -> RebuildReport:
-    """Clear the index and re-add every governed fragment from stored embeddings (idempotent)."""
+    """Relabel, then clear the index and re-add every governed fragment from stored vectors (idempotent)."""
+    relabelled = _relabel_current(parts)
     governed = _governed(parts)
     stale = [
         (f, d) for f, d in governed if f.embedding is None or f.embedding_model != parts.embedder.model_id
@@ -127,10 +150,7 @@ def rebuild(parts: KnowledgeParts, *, progress: bool = False) -> RebuildReport:
     parts.index.upsert([index_point(parts, d, f) for f, d in batch])
     parts.index.flush()
     parts.index.optimize()
-    optimize = getattr(parts.index, "optimize", None)
-    if callable(optimize):
-        optimize()
-    return RebuildReport(points=parts.index.count(), embedded=len(stale))
+    return RebuildReport(points=parts.index.count(), embedded=len(stale), relabelled=relabelled)
 
 
 def list_documents(parts: KnowledgeParts, *, tenant_id: str | None = None) -> list[DocumentSummary]:

@@ -62,7 +62,8 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
         )
     print(
         f"新增版本 {len(report.added)} 个，未变化 {len(report.unchanged)} 个，"
-        f"新增片段 {report.fragments_added} 条，退役片段 {report.fragments_retired} 条"
+        f"新增片段 {report.fragments_added} 条，退役片段 {report.fragments_retired} 条，"
+        f"重新标注 {report.fragments_relabelled} 条"
     )
     for problem in report.problems:
         print(f"未导入 {problem.file}: {problem.reason} ({problem.detail})", file=sys.stderr)
@@ -78,8 +79,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(f"受治理片段 {report.store_fragments}，索引点 {report.index_points}，问题 {report.problems}")
         print(
             f"  索引缺失 {len(report.missing_in_index)}，索引多余 {len(report.extra_in_index)}，"
-            f"治理字段缺失 {report.missing_payload_fields}，治理字段不一致 {report.payload_mismatches}"
+            f"治理字段缺失 {report.missing_payload_fields}，治理字段不一致 {report.payload_mismatches}，"
+            f"标注过期 {report.stale_labels}"
         )
+        if report.stale_labels:
+            print("  标注过期的片段可用 `shifu kb rebuild` 重新标注")
         for space, count in report.per_space.items():
             print(f"  空间 {space}: {count}")
         for authority, count in report.per_authority.items():
@@ -90,7 +94,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_rebuild(args: argparse.Namespace) -> int:
     with _knowledge_base() as kb:
         report = kb.rebuild(progress=sys.stderr.isatty())
-    print(f"索引重建完成：{report.points} 个索引点，重新向量化 {report.embedded} 条")
+    print(
+        f"索引重建完成：{report.points} 个索引点，重新向量化 {report.embedded} 条，"
+        f"重新标注 {report.relabelled} 条"
+    )
     return 0
 
 

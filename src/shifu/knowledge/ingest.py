@@ -23,7 +23,6 @@ from tqdm import tqdm
 
 from shifu.errors import Unavailable
 from shifu.knowledge.chunking import split_document
-from shifu.knowledge.classifier import classify_claims
 from shifu.knowledge.governance import (
     STATUTE_AUTHORITIES,
     DocumentMeta,
@@ -31,6 +30,7 @@ from shifu.knowledge.governance import (
     MetadataError,
     resolve_metadata,
 )
+from shifu.knowledge.labels import current_labels, relabel
 from shifu.knowledge.parsing import SUPPORTED_SUFFIXES, DocumentError, RawDocument, read_document
 from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable
 from shifu.store.base import utcnow
@@ -60,6 +60,8 @@ class IngestReport(BaseModel):
     retired_documents: int = 0
     fragments_added: int = 0
     fragments_retired: int = 0
+    fragments_relabelled: int = 0
+    """Fragments of unchanged documents whose stored labels the current classifier changed."""
     problems: list[IngestProblem] = Field(default_factory=list)
 
     @property
@@ -161,7 +163,7 @@ def _new_rows(
     )
     fragments: list[KbFragmentRow] = []
     for ordinal, draft in enumerate(drafts):
-        needs, claims = classify_claims(draft.text)
+        needs, claims = current_labels(draft.text)
         fragments.append(
             KbFragmentRow(
                 id=_fragment_id(tenant_id, space_id, prepared, ordinal, draft.locator, draft.text),
@@ -172,8 +174,8 @@ def _new_rows(
                 locator=draft.locator,
                 heading_path=list(draft.heading_path),
                 text=draft.text,
-                supported_need_codes=[n.value for n in needs],
-                claim_types=[c.value for c in claims],
+                supported_need_codes=needs,
+                claim_types=claims,
                 lifecycle=meta.lifecycle.value,
             )
         )
@@ -200,10 +202,13 @@ def _ingest_one(
     document_id = hashlib.sha256(
         f"{tenant_id}\x00{space_id}\x00{prepared.key}\x00{prepared.content_sha}".encode()
     ).hexdigest()
-    with parts.session_factory() as session:
+    with transaction(parts.session_factory) as session:
         existing = session.get(KbDocumentRow, document_id)
         if existing is not None and existing.is_current:
             report.unchanged.append(prepared.key)
+            report.fragments_relabelled += relabel(
+                session.scalars(select(KbFragmentRow).where(KbFragmentRow.document_id == document_id))
+            )
             return
     if existing is None:
         document, fragments = _new_rows(parts, prepared, tenant_id, space_id, document_id)
