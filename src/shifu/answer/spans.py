@@ -13,6 +13,7 @@ from shifu.nlp.answer_kind import answer_kind, answer_spans
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
 _STEP_LINE = re.compile(
@@ -38,6 +39,7 @@ NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
         "单据",
         "凭证",
         "附件",
+        *RECORD_CONTENT_WORDS,
     ),
     EvidenceNeed.APPROVAL: ("审批", "批准", "签字", "签批", "核准", "审核", "同意"),
     EvidenceNeed.ELIGIBILITY: ("条件", "符合", "满足", "适用", "方可", "资格", "有权", "可以"),

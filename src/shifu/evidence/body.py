@@ -15,6 +15,7 @@ from decimal import Decimal
 from shifu.contracts.common import ClaimType
 from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
+from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _ORDERED_LINE = re.compile(
@@ -64,6 +65,7 @@ _MATERIAL_CUES = (
     "申请表",
     "清单",
     "身份证",
+    *RECORD_CONTENT_WORDS,
 )
 _APPROVER_CUES = ("审批", "批准", "签字", "签批", "核准", "审核", "批复", "审定", "同意")
 _CONDITION_CUES = (

@@ -62,7 +62,8 @@ def _tokenizer() -> Any:
     tokenizer = jieba.Tokenizer()
     tokenizer.initialize()
     for word in sorted(DOMAIN_WORDS | frozenset(LAY_SYNONYMS)):
-        if len(word) > 1 and word not in tokenizer.FREQ:
+        if len(word) > 1 and tokenizer.FREQ.get(word, 0) < _DOMAIN_FREQ:
+            # Also raise rare dictionary words: 记录表 (freq 4) must beat 记录|表里 in 记录表里.
             tokenizer.add_word(word, freq=_DOMAIN_FREQ)
     return tokenizer
 

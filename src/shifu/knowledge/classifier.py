@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed
+from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (
@@ -27,7 +28,10 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     ),
     (
         EvidenceNeed.REQUIRED_MATERIALS,
-        re.compile(r"材料|提交[^。]{0,20}(?:证明|凭证|资料|单据)|发票|附件|证明文件"),
+        re.compile(
+            r"材料|提交[^。]{0,20}(?:证明|凭证|资料|单据)|发票|附件|证明文件|"
+            + "|".join(RECORD_CONTENT_WORDS)
+        ),
     ),
     (EvidenceNeed.APPROVAL, re.compile(r"审批|批准|审核|签批|核准")),
     (EvidenceNeed.PROHIBITION, re.compile(r"不得|禁止|严禁|不准|不允许")),
