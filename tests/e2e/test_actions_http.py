@@ -247,3 +247,36 @@ def test_a_confirmed_memory_never_becomes_a_work_report(
     with warm_services.sessions() as session:
         assert session.scalar(select(func.count()).select_from(WorkReportRow)) == reports
         assert session.scalar(select(func.count()).select_from(PracticeAssignmentRow)) == assignments
+
+
+def _task_lines(answer: str) -> list[str]:
+    return [line for line in answer.splitlines() if line.startswith("・")]
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "due"),
+    [
+        ("给张三指派一个垃圾分类培训，12月10日前完成", "垃圾分类", "截止12月10日"),
+        ("给张三安排一个高空作业安全培训", "高空作业安全", "无截止日期"),
+    ],
+)
+def test_a_confirmed_training_assignment_is_on_the_assignees_to_do_list(
+    actor: Any,
+    client: TestClient,
+    warm_services: Services,
+    clock: FakeClock,
+    question: str,
+    topic: str,
+    due: str,
+) -> None:
+    supervisor, employee, other = actor("supervisor"), actor("employee"), actor("employee_other_project")
+    draft = _drafted(supervisor, question, "PRACTICE_ASSIGNMENT_DRAFT")["actionDraft"]
+    assert not any(topic in line for line in _task_lines(employee.ask("我还有哪些待办没完成")["answer"]))
+    confirmed = _confirm(client, supervisor.headers, draft)
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "EXECUTED", confirmed.text
+    employee.new_conversation()
+    listed = employee.ask("我还有哪些待办没完成")
+    assert listed["intent"] == "LIVE_MY_WORK" and listed["status"] == "COMPLETED"
+    lines = [line for line in _task_lines(listed["answer"]) if topic in line]
+    assert len(lines) == 1 and "训练" in lines[0] and due in lines[0], listed["answer"]
+    assert not any(topic in line for line in _task_lines(other.ask("我还有哪些待办没完成")["answer"]))

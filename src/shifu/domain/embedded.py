@@ -22,10 +22,15 @@ from shifu.domain.records import (
     WorkResultRecord,
 )
 from shifu.errors import Unavailable
+from shifu.store.tables.actions import PracticeAssignmentRow
 from shifu.store.tables.domain import CandidateProgressRow, PracticeRecordRow, TaskRow, WorkResultRow
 from shifu.store.tables.org import UserRow
 
 EMBEDDED_SOURCE = "embedded-demo"
+TRAINING_TASK_KIND = "训练"
+"""Kind of the to-do a supervisor's practice assignment puts on the assignee's list."""
+_ASSIGNMENT_TASK_STATUS = {"ASSIGNED": "OPEN"}
+"""Assignment status → task status; any other (completed, withdrawn …) is no longer open work."""
 
 
 def _window(stmt: Any, column: Any, start: Any, end: Any, *, inclusive_end: bool) -> Any:
@@ -59,12 +64,15 @@ class EmbeddedDomain:
     def tasks_of(
         self, *, tenant_id: str, user_id: str, start: date | None, end: date | None
     ) -> list[TaskRecord]:
-        """Tasks of one user, due within [start, end]."""
+        """Tasks of one user due within [start, end], then the trainings assigned to them.
+
+        A training assigned without a due date is open work in every window until it is done.
+        """
         stmt = select(TaskRow).where(TaskRow.tenant_id == tenant_id, TaskRow.assignee_id == user_id)
         stmt = _window(stmt, TaskRow.due_date, start, end, inclusive_end=True).order_by(
             TaskRow.due_date, TaskRow.id
         )
-        return [
+        tasks = [
             TaskRecord(
                 task_id=row.id,
                 project_id=row.project_id,
@@ -75,6 +83,34 @@ class EmbeddedDomain:
                 created_at=row.created_at,
             )
             for (row,) in self._rows(stmt)
+        ]
+        return tasks + self._assigned_trainings(tenant_id, user_id, start, end)
+
+    def _assigned_trainings(
+        self, tenant_id: str, user_id: str, start: date | None, end: date | None
+    ) -> list[TaskRecord]:
+        stmt = (
+            select(PracticeAssignmentRow)
+            .where(PracticeAssignmentRow.tenant_id == tenant_id, PracticeAssignmentRow.assignee_id == user_id)
+            .order_by(PracticeAssignmentRow.created_at, PracticeAssignmentRow.id)
+        )
+        records = [
+            TaskRecord(
+                task_id=row.id,
+                project_id=row.project_id,
+                title=row.topic,
+                kind=TRAINING_TASK_KIND,
+                status=_ASSIGNMENT_TASK_STATUS.get(row.status, "DONE"),
+                due_date=row.due_date,
+                created_at=row.created_at,
+            )
+            for (row,) in self._rows(stmt)
+        ]
+        return [
+            record
+            for record in records
+            if record.due_date is None
+            or ((start is None or record.due_date >= start) and (end is None or record.due_date <= end))
         ]
 
     def _practice(self, stmt: Any, start: datetime | None, end: datetime | None) -> list[PracticeRecord]:

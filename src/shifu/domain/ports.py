@@ -17,7 +17,11 @@ from shifu.domain.records import CandidateProgressRecord, PracticeRecord, TaskRe
 
 
 class TaskReads(Protocol):
-    """Reads a principal's own tasks."""
+    """Reads a principal's own to-do list: work tasks and the trainings assigned to them.
+
+    Seed 001 §6.2: "我今天有什么待办" is answered with 待办与训练任务, so a training a supervisor
+    assigned is on the assignee's list (kind 训练) until it is done.
+    """
 
     @property
     def source_system(self) -> str:
@@ -27,7 +31,8 @@ class TaskReads(Protocol):
     def tasks_of(
         self, *, tenant_id: str, user_id: str, start: date | None, end: date | None
     ) -> list[TaskRecord]:
-        """Tasks assigned to `user_id` whose due day is within [start, end] (None = open-ended)."""
+        """Tasks assigned to `user_id` whose due day is within [start, end] (None = open-ended);
+        work with no due day is open in every window."""
         ...
 
 

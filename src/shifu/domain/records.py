@@ -24,8 +24,8 @@ class TaskRecord(Contract):
     """工单, 巡检, 回访 …"""
     status: str
     """OPEN or DONE."""
-    due_date: date
-    """Due day."""
+    due_date: date | None
+    """Due day; None for work with no deadline (a training assigned without one)."""
     created_at: datetime
     """When the task was created."""
 

@@ -119,6 +119,7 @@ class LiveDataTools:
         window = resolve_window(ctx, args.date_range, args.start_date, args.end_date)
         status = args.status or TaskStatusFilter.OPEN
         today = user_today(ctx)
+        # "What do I have today" includes what is still open from earlier days.
         carry_overdue = args.date_range is DateRangeName.TODAY and status is TaskStatusFilter.OPEN
         rows = self._tasks.tasks_of(
             tenant_id=ctx.tenant_id,
@@ -130,9 +131,7 @@ class LiveDataTools:
         selected = [
             row for row in rows if row.project_id in ctx.project_ids and _task_matches(row, status, today)
         ]
-        if carry_overdue:
-            # "What do I have today" includes what is still open from earlier days.
-            selected.sort(key=lambda row: (row.due_date, row.task_id))
+        selected.sort(key=_due_order)
         stamp = self._stamp(ctx, ToolCode.MY_CURRENT_TASKS, self._tasks.source_system, project_ids)
         bounds: dict[str, JsonValue] = {
             "startDate": _day(window.start),
@@ -339,7 +338,12 @@ def _bounds(window: DateWindow) -> dict[str, JsonValue]:
 
 
 def _is_overdue(row: TaskView, today: date) -> bool:
-    return row.status == "OPEN" and row.due_date < today
+    return row.status == "OPEN" and row.due_date is not None and row.due_date < today
+
+
+def _due_order(row: TaskView) -> tuple[date, str]:
+    """Earliest due first; work with no deadline after every dated item."""
+    return (row.due_date or date.max, row.task_id)
 
 
 def _task_matches(row: TaskView, status: TaskStatusFilter, today: date) -> bool:
@@ -360,7 +364,7 @@ def _task_value(row: TaskView, today: date) -> dict[str, JsonValue]:
         "status": row.status,
         "statusLabel": TASK_STATUS_LABELS.get(state, state),
         "overdue": state == "OVERDUE",
-        "dueDate": row.due_date.isoformat(),
+        "dueDate": row.due_date.isoformat() if row.due_date else None,
         "projectId": row.project_id,
     }
 

@@ -76,9 +76,8 @@ def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
                 text += f"，其中 {_s(v['overdueCount'])} 项已逾期"
             lines.append(text + "：")
         elif fact.fact_type == "TASK":
-            lines.append(
-                f"{_BULLET}{_s(v['title'])}（{_s(v['kind'])}，截止{_md(v['dueDate'])}，{_s(v['statusLabel'])}）"
-            )
+            due = f"截止{_md(v['dueDate'])}" if v.get("dueDate") else "无截止日期"
+            lines.append(f"{_BULLET}{_s(v['title'])}（{_s(v['kind'])}，{due}，{_s(v['statusLabel'])}）")
     return lines
 
 
