@@ -89,8 +89,12 @@ _CONTACT_CUES = ("电话", "联系", "邮箱", "热线", "联系人")
 _OBLIGATION_CUES = ("应当", "必须", "须", "负责", "义务", "应")
 _LIABILITY_CUES = ("责任", "赔偿", "处罚", "罚款", "承担", "追究", "处分", "违约金")
 _RULE_CUES = (
-    _PROHIBITION_CUES + _OBLIGATION_CUES + ("可以", "有权", "规定", "方可", "按照", "依照", "标准", "为")
+    _PROHIBITION_CUES
+    + _OBLIGATION_CUES
+    + ("可以", "有权", "规定", "方可", "按照", "依照", "标准", "为")
+    + ("包括以下", "包括下列", "分为以下", "分为下列")
 )
+"""A rule states what must, may or may not be done, or what something consists of (包括以下内容：)."""
 
 _CURRENCY = r"(?P<unit>万|千)?\s*(?:元|块|圆)(?:人民币)?"
 _AMOUNT = re.compile(
