@@ -73,7 +73,9 @@ titled 办理步骤 answers a steps question before the one titled 联系方式 
 
 _SENTENCE = re.compile(r"[^。；;\n]+")
 _CLAUSE = re.compile(r"[^。；;，,\n]+")
-_PERMISSION = re.compile(r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]")
+_PERMISSION = re.compile(
+    r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
+)
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 _QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
 
@@ -105,7 +107,7 @@ class QuestionView:
     locators: frozenset[str] = frozenset()
     """Article locators the question names (第十六条)."""
     asks_permission: bool = False
-    """可以…吗 / 能不能: what is forbidden answers it first."""
+    """可以…吗 / 能不能 / 哪些不能做: what is forbidden answers it first."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
