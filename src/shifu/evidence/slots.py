@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 
 from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
+from shifu.contracts.entities import DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
 from shifu.evidence.answering import AnswerAsk, answering_sentences
@@ -36,6 +38,7 @@ from shifu.evidence.relevance import (
     relevance,
 )
 from shifu.nlp.injection import strip_instructions
+from shifu.nlp.quantities import find_durations
 
 NOT_RELEVANT = "NOT_RELEVANT"
 ANSWER_NOT_STATED = "ANSWER_NOT_STATED"
@@ -108,6 +111,8 @@ class QuestionView:
     """Article locators the question names (第十六条)."""
     asks_permission: bool = False
     """可以…吗 / 能不能 / 哪些不能做: what is forbidden answers it first."""
+    durations: frozenset[tuple[Decimal, DurationUnit]] = frozenset()
+    """Lengths of time the question states (超过30天还能报吗): a section stating one is on point."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -125,7 +130,14 @@ class QuestionView:
             answer=AnswerAsk.of(subject),
             locators=frozenset(_ARTICLE.findall(subject)),
             asks_permission=bool(_PERMISSION.search(subject)),
+            durations=_durations(subject),
         )
+
+    def states_duration(self, doc: DocumentEvidence) -> bool:
+        """True when the fragment states a length of time the question states (30天 ~ 30日)."""
+        if not self.durations:
+            return False
+        return not self.durations.isdisjoint(_durations(strip_instructions(doc.text)))
 
     def about_subject(self, text: str) -> bool:
         """True when a sentence or clause names the question's subject."""
@@ -138,6 +150,10 @@ class QuestionView:
     def claim_score(self, sentence: str) -> float:
         """How much of the question one sentence covers (0 when it has nothing to say on it)."""
         return 0.0 if self.terms.empty else relevance(self.terms, sentence).score
+
+
+def _durations(text: str) -> frozenset[tuple[Decimal, DurationUnit]]:
+    return frozenset((found.value, found.unit) for _, found in find_durations(text, []))
 
 
 def _subject_text(plan: SemanticQueryPlan) -> str:
@@ -281,6 +297,7 @@ def judge_document_slot(
         key=lambda item: (
             not view.names_locator(item.doc),
             -relevant[item.doc.citation_id].score,
+            not view.states_duration(item.doc),
             not heading_names_need(item.doc, need),
             not (view.asks_permission and heading_names_need(item.doc, EvidenceNeed.PROHIBITION)),
             -item.doc.score,
