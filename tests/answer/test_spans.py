@@ -53,3 +53,24 @@ def test_the_sentence_in_the_documents_words_for_a_lay_word_is_quoted() -> None:
     )
     spans = select_spans(EvidenceNeed.GENERAL_RULE, text, "装修可以周末施工吗")
     assert any(span.startswith("周六、周日") for span in spans)
+
+
+LIMITS = (
+    "训练指派应符合以下频次和数量要求：\n\n"
+    "1. 老员工每月至少指派1项训练。\n"
+    "2. 每名员工同时进行中的训练任务不超过3项。\n"
+)
+BANNED = "训练指派中严禁以下行为：\n\n1. 向非本人管理项目的员工指派训练。\n2. 以训练代替处罚。\n"
+
+
+def test_a_question_asking_the_most_quotes_the_upper_limit_with_its_lead_in() -> None:
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, LIMITS, "给员工指派训练最多能派几项")
+    assert spans == ["训练指派应符合以下频次和数量要求：", "2. 每名员工同时进行中的训练任务不超过3项。"]
+    least = select_spans(EvidenceNeed.GENERAL_RULE, LIMITS, "每月至少要派几项训练")
+    assert least[-1] == "1. 老员工每月至少指派1项训练。" and len(least) == 2
+
+
+def test_a_prohibited_item_is_never_quoted_without_the_sentence_that_forbids_it() -> None:
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, BANNED, "能给别的项目的员工指派训练吗")
+    assert spans[0] == "训练指派中严禁以下行为："
+    assert "1. 向非本人管理项目的员工指派训练。" in spans

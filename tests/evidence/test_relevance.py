@@ -24,6 +24,8 @@ from shifu.evidence.relevance import (
         ("消防巡检每月要查哪些项目", {"哪些项目", "每月"}),
         ("电梯困人了第一步该做什么", {"第一步"}),
         ("给组员指派训练有什么规范", {"规范", "什么"}),
+        ("给员工指派训练最多能派几项", {"最派", "最多能", "最"}),
+        ("我想请三天年假怎么弄", {"怎么弄"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -38,6 +40,7 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("员工结婚可以休几天婚假", "婚假"),
         ("500元的一笔采购如何报销", "采购"),
         ("年假要提前几天申请", "年假"),
+        ("电梯困人事件记录表里要填哪些内容", "记录表"),
     ],
 )
 def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:

@@ -10,6 +10,7 @@ import re
 
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, answer_spans
+from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
@@ -117,6 +118,10 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.
         marked = [s for s in marked if answer_spans(kind, s, question)] or marked
+    bound = asked_bound(question) if question else None
+    if bound is not None:
+        # 最多几项: the sentence stating the upper limit before those stating a minimum.
+        marked = [s for s in marked if states_bound(s, bound)] or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]
@@ -127,7 +132,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [s for s in marked if _overlap(s, pairs) * 2 >= best]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
-        return _with_listed_items(chosen, text)
+        return _with_lead_ins(_with_listed_items(chosen, text), spoken)
     stripped = strip_instructions(text).strip()
     return [stripped[:MAX_SPAN_CHARS]] if stripped else []
 
@@ -156,4 +161,27 @@ def _with_listed_items(chosen: list[str], text: str) -> list[str]:
             out.append(sentence)
         if sentence.endswith(_LEAD_IN_END):
             out += [item for item in listed_items(text, sentence) if item not in out]
+    return out
+
+
+def _lead_in_of(item: str, spoken: list[str]) -> str | None:
+    """The colon-ended sentence a numbered item belongs to (严禁以下行为：), if any."""
+    if not _ITEM_LINE.match(item) or item not in spoken:
+        return None
+    index = spoken.index(item) - 1
+    while index >= 0 and _ITEM_LINE.match(spoken[index]):
+        index -= 1
+    return spoken[index] if index >= 0 and spoken[index].endswith(_LEAD_IN_END) else None
+
+
+def _with_lead_ins(chosen: list[str], spoken: list[str]) -> list[str]:
+    """An item quoted alone keeps its lead-in: "1. 向非本人管理项目的员工指派训练" under 严禁以下行为：
+    would otherwise read as an instruction. Only the lead-in joins, not the rest of its list."""
+    out: list[str] = []
+    for sentence in chosen:
+        lead = _lead_in_of(sentence, spoken)
+        if lead is not None and lead not in out and lead not in chosen:
+            out.append(lead)
+        if sentence not in out:
+            out.append(sentence)
     return out

@@ -82,10 +82,28 @@ def _segment(run: str) -> list[str]:
     for raw in _tokenizer().lcut(run, HMM=True):
         piece = str(raw)
         if len(piece) > 1 and piece not in vocabulary:
-            piece = piece.strip(_EDGE_CHARS)
+            piece = _without_question_words(piece).strip(_EDGE_CHARS)
         if piece:
             pieces.append(piece)
     return pieces
+
+
+@cache
+def _long_question_words() -> tuple[str, ...]:
+    return tuple(sorted((w for w in QUESTION_WORDS if len(w) > 1), key=len, reverse=True))
+
+
+def _without_question_words(guess: str) -> str:
+    """A guessed word minus question words at its edges: the HMM's 最多能 (最多 + 能) names nothing."""
+    trimmed = True
+    while trimmed and guess:
+        trimmed = False
+        for word in _long_question_words():
+            if guess != word and guess.startswith(word):
+                guess, trimmed = guess[len(word) :], True
+            elif guess != word and guess.endswith(word):
+                guess, trimmed = guess[: -len(word)], True
+    return guess
 
 
 @cache
