@@ -306,10 +306,22 @@ def judge_document_slot(
     return outcome
 
 
+def heading_need(locator: str) -> EvidenceNeed | None:
+    """The kind of claim a section heading is written for: that of its last kind word, the head of
+    the phrase (候选人资料提交的时限 is a deadline, 电梯困人处置中禁止哪些行为 a prohibition)."""
+    best: tuple[int, int, EvidenceNeed] | None = None
+    for need, words in HEADING_KIND_WORDS.items():
+        for word in words:
+            end = locator.rfind(word)
+            if end >= 0 and (best is None or (end + len(word), len(word)) > best[:2]):
+                best = (end + len(word), len(word), need)
+    return best[2] if best else None
+
+
 def heading_names_need(doc: DocumentEvidence, need: EvidenceNeed) -> bool:
-    """The fragment's own section heading (its locator, not the document title) names this kind of
-    claim: 二、电梯困人应急处置的步骤, not 五、…联系方式 under a title that says 处置规程."""
-    return any(word in doc.locator for word in HEADING_KIND_WORDS.get(need, ()))
+    """The fragment's own section heading (its locator, not the document title) is written for this
+    kind of claim: 二、电梯困人应急处置的步骤, not 五、…联系方式 under a title that says 处置规程."""
+    return heading_need(doc.locator) is need
 
 
 def trim_covering(outcome: SlotOutcome, relevant: Mapping[str, Relevance]) -> None:
