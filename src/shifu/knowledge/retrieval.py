@@ -26,7 +26,8 @@ LEGS = ("sparse", "dense", "memory", "focus_sparse", "focus_dense", "near_sparse
 class BankParams:
     """How the question-bank legs are formed and fused (used only when a bank is configured).
 
-    The defaults were chosen on the STARD train split only, full corpus (bench/retrieval/run.py).
+    The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
+    product embeds them (bench/retrieval/run.py, 2026-12-03).
     """
 
     neighbours: int = 10
@@ -35,11 +36,11 @@ class BankParams:
     """A neighbour's vote is its cosine similarity to this power (near questions dominate)."""
     focus_documents: int = 3
     """Documents the focus legs are restricted to (the most voted ones)."""
-    dense_weight: float = 1.0
+    dense_weight: float = 1.25
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
     memory_weight: float = 2.0
     """RRF weight of the memory leg."""
-    focus_sparse_weight: float = 1.0
+    focus_sparse_weight: float = 0.25
     """RRF weight of the sparse leg restricted to the voted documents."""
     focus_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the voted documents."""
@@ -47,7 +48,7 @@ class BankParams:
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
     near_sparse_weight: float = 0.25
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
-    near_dense_weight: float = 0.5
+    near_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
     rrf_k: int = 3
     """RRF rank offset."""
