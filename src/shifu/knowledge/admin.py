@@ -6,7 +6,7 @@ from collections import Counter
 from datetime import date
 
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from tqdm import tqdm
 
 from shifu.knowledge.index.base import GOVERNANCE_FIELDS, RETRIEVAL_FIELDS
@@ -78,35 +78,42 @@ class DocumentSummary(BaseModel):
     indexed: bool
 
 
+def _current_fragments() -> Select[KbFragmentRow, KbDocumentRow]:
+    """Every fragment of a current document version, with its document."""
+    return (
+        select(KbFragmentRow, KbDocumentRow)
+        .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+        .where(KbDocumentRow.is_current.is_(True))
+    )
+
+
 def _current(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
     with parts.session_factory() as session:
         rows = session.execute(
-            select(KbFragmentRow, KbDocumentRow)
-            .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
-            .where(KbDocumentRow.is_current.is_(True))
-            .order_by(KbDocumentRow.document_key, KbFragmentRow.ordinal)
+            _current_fragments().order_by(KbDocumentRow.document_key, KbFragmentRow.ordinal)
         ).all()
     return [(f, d) for f, d in rows]
 
 
+def _indexable(
+    current: list[tuple[KbFragmentRow, KbDocumentRow]],
+) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
+    return [(f, d) for f, d in current if is_indexable(d)]
+
+
 def _governed(parts: KnowledgeParts) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
-    return [(f, d) for f, d in _current(parts) if is_indexable(d)]
+    return _indexable(_current(parts))
 
 
 def _relabel_current(parts: KnowledgeParts) -> int:
     with transaction(parts.session_factory) as session:
-        return relabel(
-            session.scalars(
-                select(KbFragmentRow)
-                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
-                .where(KbDocumentRow.is_current.is_(True))
-            )
-        )
+        return relabel(session.scalars(_current_fragments().with_only_columns(KbFragmentRow)))
 
 
 def check(parts: KnowledgeParts) -> CheckReport:
     """Compare the governed fragments in the store with the points in the index."""
-    governed = _governed(parts)
+    current = _current(parts)
+    governed = _indexable(current)
     expected = {f.id: payload_for(d, f) for f, d in governed}
     actual = parts.index.payloads()
     report = CheckReport(store_fragments=len(expected), index_points=len(actual))
@@ -119,7 +126,7 @@ def check(parts: KnowledgeParts) -> CheckReport:
             payload.get(name) != expected[fragment_id][name] for name in GOVERNANCE_FIELDS + RETRIEVAL_FIELDS
         ):
             report.payload_mismatches += 1
-    report.stale_labels = sum(1 for f, _ in _current(parts) if is_stale(f))
+    report.stale_labels = sum(1 for f, _ in current if is_stale(f))
     report.per_space = dict(sorted(Counter(d.space_id for _, d in governed).items()))
     report.per_authority = dict(sorted(Counter(d.authority for _, d in governed).items()))
     return report
