@@ -88,6 +88,30 @@ def test_a_fragment_about_the_subject_is_relevant() -> None:
     assert relevance(terms, policy).relevant
 
 
+@pytest.mark.parametrize(
+    ("question", "situation_covered", "silent"),
+    [
+        (
+            "发票丢了怎么办",
+            "费用报销管理制度\n六、特殊情况\n发票遗失的，由开票单位出具证明并加盖公章后报销。",
+            "费用报销管理制度\n五、办理步骤\n1. 填写审批单并上传发票照片。\n2. 交发票原件给财务。",
+        ),
+        (
+            "员工不同意复盘结果怎么办",
+            "复盘办法\n五、异议处理\n员工对复盘结果有异议的，可在3日内向主管的上级申请复核。",
+            "复盘办法\n三、复盘结果\n复盘结果记入员工训练档案，主管与员工逐项核对复盘结果。",
+        ),
+    ],
+    ids=["lost-invoice", "disagreement"],
+)
+def test_a_situation_must_be_covered_not_only_its_subject(
+    question: str, situation_covered: str, silent: str
+) -> None:
+    terms = question_terms(question)
+    assert relevance(terms, situation_covered).relevant
+    assert not relevance(terms, silent).relevant
+
+
 def test_an_exclusion_sentence_does_not_make_a_document_about_what_it_excludes() -> None:
     body = (
         "本制度适用于日常费用报销。物资采购不适用本制度，按《零星采购管理办法》办理。"

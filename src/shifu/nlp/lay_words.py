@@ -112,8 +112,16 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "停气": ("供燃气", "供气"),
     "上班": ("工作时间",),
     "下班": ("工作时间",),
+    **dict.fromkeys(("丢了", "弄丢", "丢失", "遗失"), ("丢失", "遗失", "灭失", "丢了")),
+    **dict.fromkeys(("坏了", "损坏"), ("损坏", "故障", "坏了")),
+    **dict.fromkeys(
+        ("不同意", "不认可", "有异议", "不服"), ("异议", "不服", "不同意", "不认可", "申诉", "复核")
+    ),
 }
-"""Lay word → statute words that cover it (any one is enough)."""
+"""Lay word → statute words that cover it (any one is enough).
+
+The last rows name a situation ("发票丢了怎么办"): a section about the subject that never speaks
+of the situation does not answer it, so the situation word must be covered like any other term."""
 
 DOMAIN_WORDS: frozenset[str] = _words(
     """
