@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shifu.evidence.answering import AnswerAsk, answering_sentences
-from shifu.evidence.relevance import question_terms
+from shifu.nlp.terms import question_terms
 
 
 def _answering(question: str, body: str) -> list[str]:

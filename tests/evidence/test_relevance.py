@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shifu.evidence.quantity import QuantityKind, asks_for_money, quantity_ask, supports_quantity
-from shifu.evidence.relevance import (
-    mentions_subject,
-    question_terms,
-    relevance,
-    term_coverage,
-    without_exclusions,
-)
+from shifu.evidence.relevance import mentions_subject, relevance, term_coverage, without_exclusions
+from shifu.nlp.terms import question_terms
 
 
 @pytest.mark.parametrize(

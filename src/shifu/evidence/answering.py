@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from shifu.evidence.relevance import QuestionTerms, relevance
+from shifu.evidence.relevance import relevance
 from shifu.nlp.answer_kind import (
     AnswerKind,
     answer_kind,
@@ -22,6 +22,7 @@ from shifu.nlp.answer_kind import (
     question_identifiers,
     question_years,
 )
+from shifu.nlp.terms import QuestionTerms
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
 

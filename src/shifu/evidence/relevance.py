@@ -6,236 +6,28 @@ that excludes purchases does not answer a purchase question. This module scores 
 of the question's salient vocabulary a fragment's title, heading path and text cover,
 deterministically, and names the most specific subject terms that must be covered.
 
-Terms come from a dictionary max-match over jieba's IDF vocabulary (the IDF weights rank
-how specific a term is); question words, generic words and numbers are dropped. A small
-table maps lay wording to statute wording (辞职 → 解除劳动合同), because staff ask in the
-former and laws are written in the latter. Everything errs towards "not relevant".
+The question's terms come from `nlp.terms` (salient words weighted by IDF, the most specific
+ones required). A small table maps lay wording to statute wording (辞职 → 解除劳动合同), because
+staff ask in the former and laws are written in the latter. Everything errs towards "not relevant".
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any
 
 from shifu.contracts.evidence import DocumentEvidence
-from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS
-
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-_NUMERAL = re.compile(
-    r"^[零〇一二两三四五六七八九十百千万\d]+[个天日年月周次笔元块岁点分号]?$|^[一每单][户张笔次个人份顿晚天月年件项位名台]$"
-)
-_MAX_WORD = 6
-_DOMAIN_FREQ = 20000
-"""jieba frequency given to domain words so the segmenter keeps them whole."""
-_NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
-"""Single characters that are units, numerals or particles, never part of an unknown term."""
-_UNKNOWN_IDF = 10.0
-"""Weight of a run of characters the vocabulary does not know (often a specific term: 竞业)."""
+from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
 MIN_SCORE = 0.55
 """Weighted share of the question's terms a relevant fragment must cover."""
 REQUIRED_COVERAGE = 0.75
+"""How completely each required (most specific) term must be covered."""
 _PARTIAL_HEAD = 0.5
 """Coverage of a long term when only its head (last two characters) is found."""
-"""How completely each required (most specific) term must be covered."""
-_REQUIRED_MARGIN = 1.5
-"""Terms within this IDF distance of the most specific one are required too."""
-_MIN_REQUIRED_IDF = 7.5
-"""Below this weight a term is too common to be the subject on its own."""
-_SHORT_QUESTION = 3
-_SHORT_REQUIRED_IDF = 6.5
-"""In a short question (≤ 3 terms) every reasonably specific term is part of the subject (采购 in
-"500元的一笔采购如何报销" is what is being reimbursed, not a detail)."""
-
-
-@cache
-def _tokenizer() -> Any:
-    """A private jieba tokenizer (its dictionary loads once, lazily; the global one is left alone)."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    tokenizer = jieba.Tokenizer()
-    tokenizer.initialize()
-    for word in sorted(DOMAIN_WORDS | frozenset(LAY_SYNONYMS)):
-        if len(word) > 1 and tokenizer.FREQ.get(word, 0) < _DOMAIN_FREQ:
-            # Also raise rare dictionary words: 记录表 (freq 4) must beat 记录|表里 in 记录表里.
-            tokenizer.add_word(word, freq=_DOMAIN_FREQ)
-    return tokenizer
-
-
-_EDGE_CHARS = "".join(sorted(_NO_GLUE | {word for word in QUESTION_WORDS | GENERIC_WORDS if len(word) == 1}))
-"""Characters trimmed from the edges of a guessed word (能休 → 休, 困人后 → 困人)."""
-
-
-def _segment(run: str) -> list[str]:
-    """jieba segmentation; a guessed (out-of-vocabulary) word loses unit/particle characters at its edges.
-
-    The HMM guesses 困人后 or 天内 for unknown stretches; trimming 后/天/内 keeps the subject (困人).
-    """
-    vocabulary = _vocabulary()
-    pieces: list[str] = []
-    for raw in _tokenizer().lcut(run, HMM=True):
-        piece = str(raw)
-        if len(piece) > 1 and piece not in vocabulary:
-            piece = _without_question_words(piece).strip(_EDGE_CHARS)
-        if piece:
-            pieces.append(piece)
-    return pieces
-
-
-@cache
-def _long_question_words() -> tuple[str, ...]:
-    return tuple(sorted((w for w in QUESTION_WORDS if len(w) > 1), key=len, reverse=True))
-
-
-def _without_question_words(guess: str) -> str:
-    """A guessed word minus question words at its edges: the HMM's 最多能 (最多 + 能) names nothing."""
-    trimmed = True
-    while trimmed and guess:
-        trimmed = False
-        for word in _long_question_words():
-            if guess != word and guess.startswith(word):
-                guess, trimmed = guess[len(word) :], True
-            elif guess != word and guess.endswith(word):
-                guess, trimmed = guess[: -len(word)], True
-    return guess
-
-
-@cache
-def _vocabulary() -> dict[str, float]:
-    """jieba's IDF table (word → IDF); loaded once, lazily, from the installed package."""
-    import jieba
-
-    path = Path(jieba.__file__).parent / "analyse" / "idf.txt"
-    table: dict[str, float] = {}
-    with path.open(encoding="utf-8") as handle:
-        for line in handle.read().splitlines():
-            word, _, weight = line.partition(" ")
-            if word and weight:
-                table[word] = float(weight)
-    for word in DOMAIN_WORDS | frozenset(LAY_SYNONYMS):
-        table.setdefault(word, _UNKNOWN_IDF)
-    return table
-
-
-def _max_match(run: str, vocabulary: dict[str, float], *, exclude: str = "") -> list[str]:
-    """Forward and backward maximum matching; the split with fewer pieces (then fewer singles) wins."""
-
-    def forward(text: str) -> list[str]:
-        pieces: list[str] = []
-        index = 0
-        while index < len(text):
-            for size in range(min(_MAX_WORD, len(text) - index), 0, -1):
-                piece = text[index : index + size]
-                if size == 1 or (piece in vocabulary and piece != exclude):
-                    pieces.append(piece)
-                    index += size
-                    break
-        return pieces
-
-    def backward(text: str) -> list[str]:
-        pieces: list[str] = []
-        end = len(text)
-        while end > 0:
-            for size in range(min(_MAX_WORD, end), 0, -1):
-                piece = text[end - size : end]
-                if size == 1 or (piece in vocabulary and piece != exclude):
-                    pieces.insert(0, piece)
-                    end -= size
-                    break
-        return pieces
-
-    ahead, behind = forward(run), backward(run)
-
-    def cost(pieces: list[str]) -> tuple[int, int]:
-        return len(pieces), sum(1 for piece in pieces if len(piece) == 1)
-
-    return ahead if cost(ahead) < cost(behind) else behind
-
-
-def _merge_unknown(pieces: list[str]) -> list[str]:
-    """Glue runs of single characters (unknown to the vocabulary) into one candidate term."""
-    merged: list[str] = []
-    buffer = ""
-    for piece in pieces:
-        if len(piece) == 1 and piece not in _NO_GLUE | QUESTION_WORDS | GENERIC_WORDS:
-            buffer += piece
-            continue
-        if buffer:
-            merged.append(buffer)
-            buffer = ""
-        merged.append(piece)
-    if buffer:
-        merged.append(buffer)
-    return merged
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One salient question term with its specificity weight."""
-
-    text: str
-    weight: float
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionTerms:
-    """The salient terms of a question and which of them name its subject."""
-
-    terms: tuple[Term, ...]
-    required: tuple[str, ...]
-
-    @property
-    def empty(self) -> bool:
-        """True when the question has no salient term (nothing to be relevant to)."""
-        return not self.terms
-
-
-_EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样", "那种", "那类", "一类"})
-"""买灯泡这种零星采购: the word before the marker is an instance of the subject, not the subject, so
-a rule about the subject covers it without naming the instance."""
-
-_QUESTION_PREFIX = re.compile(r"^(?:哪些|哪个|哪种|哪几|什么|多少|几个|几项|几种)(?=..)")
-
-
-def _without_question_prefix(piece: str) -> str:
-    """哪些项目 → 项目: the dictionary holds some question phrases whole; the asking part names nothing."""
-    return piece if piece in DOMAIN_WORDS else _QUESTION_PREFIX.sub("", piece)
-
-
-def question_terms(question: str) -> QuestionTerms:
-    """Salient terms of `question`, weighted by IDF, with the most specific ones required."""
-    vocabulary = _vocabulary()
-    found: dict[str, float] = {}
-    examples: set[str] = set()
-    for run in _CJK_RUN.findall(question):
-        pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
-        for index, piece in enumerate(pieces):
-            if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _NUMERAL.match(piece):
-                continue
-            found.setdefault(piece, vocabulary.get(piece, _UNKNOWN_IDF))
-            if index + 1 < len(pieces) and pieces[index + 1] in _EXAMPLE_MARKERS:
-                examples.add(piece)
-    terms = tuple(Term(text=text, weight=weight) for text, weight in found.items())
-    if not terms:
-        return QuestionTerms(terms=(), required=())
-    top = max(term.weight for term in terms)
-    short = len(terms) <= _SHORT_QUESTION
-    required = tuple(
-        term.text
-        for term in terms
-        if term.text not in examples
-        and (
-            (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
-            or (short and term.weight >= _SHORT_REQUIRED_IDF)
-        )
-    )
-    return QuestionTerms(terms=terms, required=required)
 
 
 @cache
@@ -243,7 +35,7 @@ def _gapped(term: str) -> re.Pattern[str]:
     """The term's pieces in order with short gaps between them (年假 ~ 年休假, 月工资 ~ 月平均工资)."""
     if len(term) == 2:
         return re.compile(".{0,2}".join(re.escape(char) for char in term))
-    pieces = _max_match(term, _vocabulary(), exclude=term)
+    pieces = max_match(term, vocabulary(), exclude=term)
     if len(pieces) == 1:
         return re.compile(re.escape(term))
     return re.compile(".{0,3}".join(re.escape(piece) for piece in pieces))
@@ -324,8 +116,3 @@ def mentions_subject(terms: QuestionTerms, text: str) -> bool:
         return True
     candidates = terms.required or tuple(term.text for term in terms.terms)
     return any(term_coverage(text_term, text) >= 1.0 for text_term in candidates)
-
-
-def warm_up() -> None:
-    """Load the segmenter and the IDF table now (≈ 2–5 s once) instead of on the first question."""
-    question_terms("年假要提前几天申请")

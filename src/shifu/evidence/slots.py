@@ -29,16 +29,10 @@ from shifu.evidence.caliber import (
 )
 from shifu.evidence.conflicts import Covering
 from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
-from shifu.evidence.relevance import (
-    QuestionTerms,
-    Relevance,
-    fragment_haystack,
-    mentions_subject,
-    question_terms,
-    relevance,
-)
+from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
 from shifu.nlp.injection import strip_instructions
 from shifu.nlp.quantities import find_durations
+from shifu.nlp.terms import QuestionTerms, question_terms
 
 NOT_RELEVANT = "NOT_RELEVANT"
 ANSWER_NOT_STATED = "ANSWER_NOT_STATED"

@@ -39,11 +39,11 @@ from shifu.domain.writes.embedded import EmbeddedDomainWriter
 from shifu.domain.writes.http import HttpDomainWriter
 from shifu.errors import BadRequest
 from shifu.evidence.evaluator import EvidenceEvaluator
-from shifu.evidence.relevance import warm_up as relevance_warm_up
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 from shifu.llm.client import OpenAICompatibleClient
 from shifu.nlp.names import warm_up as names_warm_up
+from shifu.nlp.terms import warm_up as terms_warm_up
 from shifu.planning.fallback import build_planner
 from shifu.runtime.adapters import KnowledgePort, PendingReviewsFromPractice, draft_handlers
 from shifu.runtime.agent import AgentRuntime, RuntimeParts
@@ -197,7 +197,7 @@ class Services:
 def _warm_up(knowledge: KnowledgeBase) -> None:
     """Load the query embedder, the relevance tokenizer and the name tagger now, so the first user's
     search does not pay."""
-    relevance_warm_up()
+    terms_warm_up()
     names_warm_up()
     try:
         knowledge.parts.embedder.query("预热")
