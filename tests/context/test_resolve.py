@@ -424,3 +424,39 @@ def test_the_nth_time_is_not_a_list_reference(question: str) -> None:
 def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
     res = resolve(question, state_with(), entities=ExtractedEntities())
     assert res.context.relation is ContextRelation.CANCEL
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        ("报销需要提交哪些材料", "要谁批", "报销要谁批"),
+        ("报销需要提交哪些材料", "超过30天还能报吗", "报销超过30天还能报吗"),
+        ("年假要提前几天申请", "最多能休几天", "年假最多能休几天"),
+    ],
+)
+def test_a_question_without_a_subject_of_its_own_takes_the_previous_subject(
+    previous: str, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    res = resolve(question, state, entities=_entities(question))
+    assert res.effective_question == expected
+    assert res.context.relation is ContextRelation.NEW_TOPIC
+    assert res.context.goal is None  # its own ask: the previous question is not searched again
+
+
+@pytest.mark.parametrize(
+    ("previous_intent", "question"),
+    [
+        (Intent.KNOWLEDGE_QA, "好的"),  # asks nothing
+        (Intent.KNOWLEDGE_QA, "电梯困人怎么处理"),  # a subject of its own
+        (Intent.LIVE_MY_WORK, "要谁批"),  # the previous question was not about a document subject
+        (None, "要谁批"),
+    ],
+)
+def test_only_a_subjectless_question_after_a_knowledge_question_inherits(
+    previous_intent: Intent | None, question: str
+) -> None:
+    previous = state_with(previous=frame("报销需要提交哪些材料", intent=previous_intent))
+    state = previous if previous_intent is not None else ConversationState()
+    res = resolve(question, state, entities=_entities(question))
+    assert res.effective_question == question

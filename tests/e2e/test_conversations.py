@@ -291,3 +291,16 @@ def test_cancel_with_nothing_pending_says_so(actor: Any, clock: FakeClock) -> No
     response = actor("employee").ask("算了")
     assert response["status"] == "COMPLETED"
     assert response["trace"]["toolCalls"] == []
+
+
+def test_a_subjectless_question_continues_the_knowledge_subject(actor: Any, clock: FakeClock) -> None:
+    employee = actor("employee")
+    first = employee.ask("报销需要提交哪些材料")
+    assert first["status"] == "COMPLETED"
+    follow = employee.ask("要谁批")
+    assert follow["intent"] == "KNOWLEDGE_QA" and follow["status"] == "COMPLETED", follow["answer"]
+    searches = [c for c in follow["trace"]["toolCalls"] if c["tool"] == "KNOWLEDGE_SEARCH"]
+    assert searches and searches[0]["arguments"]["query"].startswith("报销")
+    assert "材料" not in searches[0]["arguments"]["query"], "its own ask, not the previous question again"
+    cited = {(c["documentKey"], c["locator"]) for c in follow["citations"]}
+    assert ("baoxiao_zhidu_2025", "二、费用报销的单笔审批权限") in cited

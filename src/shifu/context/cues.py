@@ -55,6 +55,12 @@ BARE_DEMONSTRATIVE_RE = re.compile(r"^(?:那|这)(?:个|些|样|种)?$")
 SELF_CONTAINED_RE = re.compile(r"[，,？?]|怎么|什么|多少|多久|多长|几|吗|哪|谁|是否|能否|能不能|可不可以")
 """A remainder with its own question word or clause break is a new question, not a follow-up."""
 
+SUBJECTLESS_MAX_CHARS = 16
+"""A question without a subject of its own continues a knowledge question only when this short."""
+
+ASKS_RE = re.compile(r"[？?]|怎么|什么|多少|多久|多长|几|吗|呢|哪|谁|是否|能否|能不能|可不可以|要不要")
+"""The utterance asks something ("要谁批", "超过30天还能报吗"), unlike "好的" or "收到"."""
+
 BARE_NUMBER_RE = re.compile(r"^\d+(?:\.\d+)?$")
 """A bare number ("3000"), substituted for the previous amount or duration."""
 

@@ -19,6 +19,7 @@ from shifu.context.transitions import cancel_pending, invalidate_fact_refs
 from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
 from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef
+from shifu.nlp.terms import question_terms
 
 REFERENCE_UNRESOLVED = "REFERENCE_UNRESOLVED"
 """Gap: a reference, follow-up or correction with nothing in the conversation to point at."""
@@ -231,8 +232,29 @@ def resolve(question: str, state: ConversationState, *, entities: ExtractedEntit
         )
         return Resolution(context, substitute(frame, remainder, entities), state)
 
+    # A new question on the previous subject: its own ask, so the old goal is not searched again.
+    subject = _inherited_subject(question, frame)
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
-    return Resolution(context, question, state)
+    return Resolution(context, question if subject is None else f"{subject}{question}", state)
+
+
+def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None:
+    """The previous knowledge question's subject, when `question` asks something without one.
+
+    "要谁批" or "超过30天还能报吗" right after a reimbursement question is about reimbursement;
+    on its own it names nothing a document could be about. Only a short question that asks
+    something and names no salient term inherits the subject (the previous question's most
+    specific term: 报销 of 报销需要提交哪些材料); "好的" asks nothing.
+    """
+    if frame is None or frame.intent is not Intent.KNOWLEDGE_QA:
+        return None
+    if len(question) > cues.SUBJECTLESS_MAX_CHARS or not cues.ASKS_RE.search(question):
+        return None
+    if not question_terms(question).empty:
+        return None
+    previous = question_terms(frame.question)
+    weights = {term.text: term.weight for term in previous.terms}
+    return max(previous.required, key=lambda text: weights[text], default=None)
 
 
 def resolve_context(
