@@ -460,3 +460,38 @@ def test_only_a_subjectless_question_after_a_knowledge_question_inherits(
     state = previous if previous_intent is not None else ConversationState()
     res = resolve(question, state, entities=_entities(question))
     assert res.effective_question == question
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("报销", "报销超过30天还能报吗"),
+        ("报销的。", "报销的超过30天还能报吗"),
+        ("好的", "好的"),
+        ("年假怎么休", "年假怎么休"),
+    ],
+)
+def test_a_subject_reply_completes_the_subjectless_question_it_was_asked_for(
+    reply: str, expected: str
+) -> None:
+    previous = "超过30天还能报吗"
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    assert resolve(reply, state, entities=_entities(reply)).effective_question == expected
+
+
+def test_a_bare_version_choice_re_plans_the_previous_knowledge_question() -> None:
+    previous = "年假要提前几天申请"
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    res = resolve("按2025版的来", state, entities=_entities("按2025版的来"))
+    assert res.context.relation is ContextRelation.FOLLOW_UP
+    assert res.effective_question == "按2025版的来，年假要提前几天申请"
+
+
+def test_a_bare_topic_that_was_asked_back_lends_its_subject_to_the_next_question() -> None:
+    clarified = resolve("报销", ConversationState(), entities=_entities("报销"))
+    remembered = turn_frame(clarified, intent=Intent.CLARIFY, entities=_entities("报销"))
+    assert remembered is not None
+    res = resolve("要哪些材料", state_with(previous=remembered), entities=_entities("要哪些材料"))
+    assert res.effective_question == "报销要哪些材料"
+    small_talk = resolve("你好", ConversationState(), entities=_entities("你好"))
+    assert turn_frame(small_talk, intent=Intent.CLARIFY, entities=_entities("你好")) is None

@@ -304,3 +304,16 @@ def test_a_subjectless_question_continues_the_knowledge_subject(actor: Any, cloc
     assert "材料" not in searches[0]["arguments"]["query"], "its own ask, not the previous question again"
     cited = {(c["documentKey"], c["locator"]) for c in follow["citations"]}
     assert ("baoxiao_zhidu_2025", "二、费用报销的单笔审批权限") in cited
+
+
+def test_a_question_naming_no_subject_is_asked_back_then_completed_by_the_reply(
+    actor: Any, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    asked = employee.ask("超过30天还能报吗")
+    assert asked["status"] == "NEEDS_INPUT" and "SUBJECT_MISSING" in asked["trace"]["reasonCodes"]
+    assert asked["citations"] == [] and asked["trace"]["toolCalls"] == [], "nothing is searched or quoted"
+    completed = employee.ask("报销")
+    assert completed["status"] == "COMPLETED", completed["answer"]
+    cited = {(c["documentKey"], c["locator"]) for c in completed["citations"]}
+    assert ("baoxiao_zhidu_2025", "六、费用报销的提交时限") in cited

@@ -58,6 +58,12 @@ SELF_CONTAINED_RE = re.compile(r"[，,？?]|怎么|什么|多少|多久|多长|�
 SUBJECTLESS_MAX_CHARS = 16
 """A question without a subject of its own continues a knowledge question only when this short."""
 
+SUBJECT_REPLY_MAX_CHARS = 10
+"""A reply naming the subject a subjectless question was asked back for ("报销的") is this short."""
+
+TRAILING_PUNCTUATION = "。.！!，, "
+"""Stripped from a subject reply before it is put in front of the question it completes."""
+
 ASKS_RE = re.compile(r"[？?]|怎么|什么|多少|多久|多长|几|吗|呢|哪|谁|是否|能否|能不能|可不可以|要不要")
 """The utterance asks something ("要谁批", "超过30天还能报吗"), unlike "好的" or "收到"."""
 

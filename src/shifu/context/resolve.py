@@ -46,6 +46,8 @@ class Resolution:
 
 
 _FRAMELESS_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY})
+_SUBJECT_FRAMES = frozenset({Intent.KNOWLEDGE_QA, Intent.CLARIFY})
+"""Frames whose subject a subjectless question continues: a knowledge question or a bare topic."""
 
 
 def turn_frame(
@@ -54,15 +56,20 @@ def turn_frame(
     """The frame to remember after this turn, or None to keep the previous goal.
 
     A reference ("第二项"), a cancel, an unresolved turn or small talk keeps the goal, so a
-    later follow-up or correction still re-plans the question the user was working on.
+    later follow-up or correction still re-plans the question the user was working on. A bare
+    topic that was asked back ("报销") becomes the frame whose subject the next question takes.
     `entities` are those of the effective question.
     """
     relation = resolution.context.relation
     if relation in (ContextRelation.REFERENCE, ContextRelation.CANCEL) or resolution.context.gaps:
         return None
+    question = resolution.effective_question
+    if intent is Intent.CLARIFY and names_only_a_subject(question):
+        # "报销" alone was asked back; the next "要哪些材料" is about it.
+        return QuestionFrame(question=question, intent=intent, entities=entities)
     if intent in _FRAMELESS_INTENTS:
         return None
-    return QuestionFrame(question=resolution.effective_question, intent=intent, entities=entities)
+    return QuestionFrame(question=question, intent=intent, entities=entities)
 
 
 def find_assertions(question: str, entities: ExtractedEntities) -> list[UserAssertion]:
@@ -232,10 +239,21 @@ def resolve(question: str, state: ConversationState, *, entities: ExtractedEntit
         )
         return Resolution(context, substitute(frame, remainder, entities), state)
 
-    # A new question on the previous subject: its own ask, so the old goal is not searched again.
+    if _chooses_a_value(question, entities, frame):
+        assert frame is not None
+        context = ResolvedContext(
+            relation=ContextRelation.FOLLOW_UP,
+            references=[ResolvedReference(kind="FRAME", text=question)],
+            **base,
+        )
+        return Resolution(context, substitute(frame, question, entities), state)
+
+    # A new question on the previous subject (its own ask, so the old goal is not searched
+    # again), or the subject the previous, subjectless question was asked back for.
     subject = _inherited_subject(question, frame)
+    effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
-    return Resolution(context, question if subject is None else f"{subject}{question}", state)
+    return Resolution(context, effective, state)
 
 
 def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None:
@@ -246,7 +264,7 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
     something and names no salient term inherits the subject (the previous question's most
     specific term: 报销 of 报销需要提交哪些材料); "好的" asks nothing.
     """
-    if frame is None or frame.intent is not Intent.KNOWLEDGE_QA:
+    if frame is None or frame.intent not in _SUBJECT_FRAMES:
         return None
     if len(question) > cues.SUBJECTLESS_MAX_CHARS or not cues.ASKS_RE.search(question):
         return None
@@ -255,6 +273,36 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
     previous = question_terms(frame.question)
     weights = {term.text: term.weight for term in previous.terms}
     return max(previous.required, key=lambda text: weights[text], default=None)
+
+
+def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> bool:
+    """"按2025版的来" after a knowledge question: a value for the previous question, not a new one.
+
+    It names no subject and asks nothing, so the previous question is re-planned with the value.
+    """
+    if frame is None or frame.intent is not Intent.KNOWLEDGE_QA or cues.ASKS_RE.search(question):
+        return False
+    return _has_value(entities, question) and question_terms(question).empty
+
+
+def _completed_question(question: str, frame: QuestionFrame | None) -> str | None:
+    """The previous, subjectless knowledge question with the subject the user now names.
+
+    "超过30天还能报吗" was asked back (which matter?); "报销" answers it. A reply that asks
+    something of its own, or names nothing, completes nothing.
+    """
+    if frame is None or frame.intent is not Intent.KNOWLEDGE_QA:
+        return None
+    if not names_only_a_subject(question) or not question_terms(frame.question).empty:
+        return None
+    return f"{question.rstrip(cues.TRAILING_PUNCTUATION)}{frame.question}"
+
+
+def names_only_a_subject(question: str) -> bool:
+    """A short utterance that names a subject and asks nothing ("报销", "报销的")."""
+    if len(question) > cues.SUBJECT_REPLY_MAX_CHARS or cues.ASKS_RE.search(question):
+        return False
+    return not question_terms(question).empty
 
 
 def resolve_context(

@@ -46,9 +46,10 @@ GENERIC_WORDS: frozenset[str] = _words(
     企业 用人单位 劳动者 我司 本公司 咱们 现在 今年 明年 去年 每月 每年 每天 每周 每个 每人
     待办 任务 本月 今天 明天 昨天 这周 本周 上周 下周 上个月 下个月 这个月
     之类 之类的 这类 那类 一类
+    你好 您好 谢谢 多谢 感谢 收到 嗯嗯 哈哈 明白 辛苦 早上好 晚上好 晚安 再见 拜拜
     """
 )
-"""Words too general to be the subject of a question on their own."""
+"""Words too general to be the subject of a question on their own (courtesies name nothing either)."""
 
 LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "辞职": ("解除劳动合同", "解除"),

@@ -58,6 +58,7 @@ from shifu.runtime.assemble import (
 from shifu.runtime.follow_up import knowledge_follow_up
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
 from shifu.runtime.scope import asks_about_someone_else
+from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
 from shifu.runtime.turn import TurnResult
 from shifu.tools.executor import ToolExecutor
 from shifu.tools.limits import RunBudget, RunLimits
@@ -250,6 +251,11 @@ class AgentRuntime:
             base.answer = replies.CLARIFY_ANSWER
             base.clarification = replies.clarification_for(plan.clarification_options)
             base.pending_clarification = True
+            return base
+        if lacks_subject(plan, res.context):
+            base.status = ResponseStatus.NEEDS_INPUT
+            base.answer = replies.SUBJECT_MISSING
+            base.reason_codes.append(SUBJECT_MISSING)
             return base
         if asks_about_someone_else(plan, ctx):
             base.status = ResponseStatus.FORBIDDEN
