@@ -276,7 +276,7 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
 
 
 def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> bool:
-    """"按2025版的来" after a knowledge question: a value for the previous question, not a new one.
+    """ "按2025版的来" after a knowledge question: a value for the previous question, not a new one.
 
     It names no subject and asks nothing, so the previous question is re-planned with the value.
     """
