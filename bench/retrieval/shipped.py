@@ -27,18 +27,19 @@ from bench.retrieval.stard import Stard, metrics
 from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
 from shifu.knowledge.index.edge import EdgeIndex
 from shifu.knowledge.question_bank import QuestionBank, embed_bank, read_entries
-from shifu.knowledge.retrieval import HybridParams, fuse_legs, hybrid_legs
+from shifu.knowledge.retrieval import LEGS, HybridParams, fuse_legs, hybrid_legs
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
 log = logging.getLogger("bench.retrieval")
 BANK_GRID: dict[str, tuple[float, ...]] = {
     "dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
     "memory_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+    "wide_weight": (0.0, 0.5, 1.0, 1.5, 2.0),
     "focus_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
     "focus_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
     "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
     "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
-    "rrf_k": (3, 5, 10, 20, 30, 60),
+    "rrf_k": (2, 3, 5, 10, 20, 30, 60),
 }
 """The grid the bank fusion's weights and RRF k are tuned over (coordinate ascent on train)."""
 ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
@@ -48,7 +49,7 @@ PAYLOAD = {
     "effective_from": 0, "effective_to": 99991231, "lifecycle": "PUBLISHED",
     "verification": "HUMAN_VERIFIED", "environment": "production", "authority": "STATUTE",
 }  # fmt: skip
-ALL_LEGS = ("sparse", "dense", "memory", "focus_sparse", "focus_dense", "near_sparse", "near_dense")
+ALL_LEGS = LEGS
 
 
 DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import replace
@@ -247,5 +248,69 @@ def test_without_a_bank_search_is_the_plain_two_leg_fusion(tmp_path: Path) -> No
                 params=params, bank=bank,
             )  # fmt: skip
             assert hits == expected
+    finally:
+        index.close()
+
+
+def test_wide_memory_leg_hears_further_questions_and_the_memory_leg_only_the_nearest(tmp_path: Path) -> None:
+    from shifu.knowledge.index.base import AccessFilter, IndexPoint
+    from shifu.knowledge.index.edge import EdgeIndex
+    from shifu.knowledge.retrieval import BankParams, HybridParams, hybrid_legs
+    from shifu.knowledge.text import Bm25Encoder, tokenize
+
+    embedder, encoder = HashingEmbedder(), Bm25Encoder()
+    payload = {
+        "tenant_id": "demo", "space_id": "s", "project_ids": ["*"], "roles": ["*"], "effective_from": 0,
+        "effective_to": 99991231, "lifecycle": "PUBLISHED", "verification": "HUMAN_VERIFIED",
+        "environment": "production", "document_id": "d", "document_key": "d",
+    }  # fmt: skip
+    articles = {"near": "第1条", "general": "第50条", "far": "第90条"}
+    index = EdgeIndex(tmp_path / "edge", embedder.dim)
+    ids = {name: hashlib.sha256(name.encode()).hexdigest() for name in articles}
+    index.upsert([
+        IndexPoint(ids[name], embedder.passages([name])[0], encoder.document(tokenize(name)),
+                   {**payload, "fragment_id": ids[name], "locator": locator, "ordinal": n * 40})
+        for n, (name, locator) in enumerate(articles.items())
+    ])  # fmt: skip
+    entries = [
+        BankEntry(question="q1", document_key="d", locator="第1条"),
+        BankEntry(question="q2", document_key="d", locator="第50条"),
+        BankEntry(question="q3", document_key="d", locator="第50条"),
+        BankEntry(question="q3", document_key="d", locator="第90条"),
+    ]
+    vectors = {"q1": [1.0, 0.0, 0.0], "q2": [0.9, 0.436, 0.0], "q3": [0.8, 0.0, 0.6]}
+
+    def padded(vector: list[float]) -> np.ndarray:
+        return np.pad(np.array(vector, dtype=np.float32), (0, embedder.dim - len(vector)))
+
+    bank = embed_bank(entries, lambda texts: np.stack([padded(vectors[t]) for t in texts]))
+
+    class Fixed:
+        """An embedder whose query vector is q1's (passages are never embedded here)."""
+
+        dim = embedder.dim
+
+        def query(self, text: str) -> np.ndarray:
+            return padded(vectors["q1"])
+
+    access = AccessFilter("demo", ("s",), (), "EMPLOYEE", 20250601)
+
+    def legs(wide_weight: float) -> dict[str, list[str]]:
+        params = HybridParams(
+            bank=BankParams(neighbours=1, wide_neighbours=3, wide_weight=wide_weight, near=0)
+        )
+        found = hybrid_legs(
+            index, encoder, Fixed(), query="条文", lexical_hint="", access=access, limit=10,  # type: ignore[arg-type]
+            params=params, bank=bank,
+        )  # fmt: skip
+        return {name: [hit.fragment_id for hit in hits] for name, hits in found.items()}
+
+    try:
+        with_wide = legs(1.0)
+        assert with_wide["memory"] == [ids["near"]]
+        # 0.9⁴ + 0.8⁴ > 1⁴: an article two further questions cite outranks the nearest one's
+        assert with_wide["memory_wide"] == [ids["general"], ids["near"], ids["far"]]
+        assert with_wide["near_dense"] == [ids["near"]]
+        assert "memory_wide" not in legs(0.0)
     finally:
         index.close()

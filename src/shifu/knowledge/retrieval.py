@@ -2,9 +2,11 @@
 
 Legs: BM25 (sparse) and dense over everything the caller may see; with a question bank, also
 the *memory* leg (fragments cited by the nearest bank questions, resolved in the engine under
-the same authorization filter), the *focus* legs (the same sparse and dense queries again,
-restricted to the documents those bank questions cite) and the *near* legs (restricted to the
-cited fragments and their neighbours in the document: related articles sit side by side).
+the same authorization filter), the *wide memory* leg (the same votes from many more bank
+questions: general articles that similar questions keep citing), the *focus* legs (the same
+sparse and dense queries again, restricted to the documents the nearest bank questions cite) and
+the *near* legs (restricted to the cited fragments and their neighbours in the document: related
+articles sit side by side).
 Kept apart from the service so the benchmark ranks STARD with exactly the code that serves users.
 """
 
@@ -14,11 +16,20 @@ from dataclasses import dataclass
 
 from shifu.knowledge.embedding import Embedder
 from shifu.knowledge.fusion import rrf
-from shifu.knowledge.index.base import AccessFilter, Citation, Hit, Span, VectorIndex, Within
+from shifu.knowledge.index.base import AccessFilter, Citation, CitedPoint, Hit, Span, VectorIndex, Within
 from shifu.knowledge.question_bank import Neighbour, QuestionBank
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
-LEGS = ("sparse", "dense", "memory", "focus_sparse", "focus_dense", "near_sparse", "near_dense")
+LEGS = (
+    "sparse",
+    "dense",
+    "memory",
+    "memory_wide",
+    "focus_sparse",
+    "focus_dense",
+    "near_sparse",
+    "near_dense",
+)
 """Every leg, in fusion order; all but the first two exist only with a question bank."""
 
 
@@ -38,9 +49,13 @@ class BankParams:
     """Documents the focus legs are restricted to (the most voted ones)."""
     dense_weight: float = 1.25
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    memory_weight: float = 2.0
+    memory_weight: float = 1.0
     """RRF weight of the memory leg."""
-    focus_sparse_weight: float = 0.25
+    wide_neighbours: int = 100
+    """Bank questions that vote in the wide memory leg."""
+    wide_weight: float = 1.5
+    """RRF weight of the wide memory leg (0 skips it)."""
+    focus_sparse_weight: float = 0.0
     """RRF weight of the sparse leg restricted to the voted documents."""
     focus_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the voted documents."""
@@ -75,6 +90,7 @@ class HybridParams:
             "sparse": 1.0,
             "dense": self.bank.dense_weight,
             "memory": self.bank.memory_weight,
+            "memory_wide": self.bank.wide_weight,
             "focus_sparse": self.bank.focus_sparse_weight,
             "focus_dense": self.bank.focus_dense_weight,
             "near_sparse": self.bank.near_sparse_weight,
@@ -102,6 +118,25 @@ def _best(scores: dict[str, float]) -> list[str]:
     return [key for key, _ in sorted(scores.items(), key=lambda item: (-item[1], item[0]))]
 
 
+def _first_questions(neighbours: list[Neighbour], n: int) -> list[Neighbour]:
+    """The citations of the `n` nearest distinct questions (`neighbours` is best first)."""
+    questions: set[str] = set()
+    for position, neighbour in enumerate(neighbours):
+        questions.add(neighbour.entry.question)
+        if len(questions) > n:
+            return neighbours[:position]
+    return neighbours
+
+
+def _voted(
+    found: dict[Citation, list[CitedPoint]], cited: dict[Citation, float]
+) -> list[tuple[CitedPoint, float]]:
+    """The points of the voted citations, most voted first (ties by fragment id)."""
+    points = [(p, cited[c]) for c, hits in found.items() if c in cited for p in hits]
+    points.sort(key=lambda item: (-item[1], item[0].fragment_id))
+    return points
+
+
 def hybrid_legs(
     index: VectorIndex,
     encoder: Bm25Encoder,
@@ -123,12 +158,18 @@ def hybrid_legs(
     }
     if bank is None or not len(bank):
         return legs
-    cited, documents = votes(bank.nearest(vector, params.bank.neighbours), params.bank.power)
-    points = [(p, cited[c]) for c, found in index.cited(list(cited), access).items() for p in found]
-    points.sort(key=lambda item: (-item[1], item[0].fragment_id))
+    settings = params.bank
+    wide = settings.wide_neighbours if settings.wide_weight > 0 else 0
+    neighbours = bank.nearest(vector, max(settings.neighbours, wide))
+    cited, documents = votes(_first_questions(neighbours, settings.neighbours), settings.power)
+    wide_cited = votes(neighbours, settings.power)[0] if wide else cited
+    found = index.cited(list(wide_cited), access)
+    points = _voted(found, cited)
     legs["memory"] = [Hit(p.fragment_id, vote) for p, vote in points[:limit]]
-    focus = Within(documents=tuple(_best(documents)[: params.bank.focus_documents]))
-    radius = params.bank.near
+    if wide:
+        legs["memory_wide"] = [Hit(p.fragment_id, vote) for p, vote in _voted(found, wide_cited)[:limit]]
+    focus = Within(documents=tuple(_best(documents)[: settings.focus_documents]))
+    radius = settings.near
     near = Within(
         spans=tuple(Span(p.document_key, p.ordinal - radius, p.ordinal + radius) for p, _ in points)
     )

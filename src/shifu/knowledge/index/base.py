@@ -126,6 +126,16 @@ RETRIEVAL_FIELDS = ("document_key", "locator", "ordinal")
 """Payload fields the question-bank legs filter on; an index built without them needs a rebuild."""
 
 
+def cited_by_document(citations: Sequence[Citation]) -> dict[str, list[str]]:
+    """The cited locators of each document: one engine condition per document, not per pair."""
+    grouped: dict[str, list[str]] = {}
+    for key, locator in citations:
+        grouped.setdefault(key, [])
+        if locator not in grouped[key]:
+            grouped[key].append(locator)
+    return grouped
+
+
 def add_cited(found: dict[Citation, list[CitedPoint]], payload: dict[str, Any]) -> None:
     """Record one resolved point (from an engine record's payload) under its citation."""
     key = (str(payload["document_key"]), str(payload["locator"]))

@@ -18,6 +18,7 @@ from shifu.knowledge.index.base import (
     IndexPoint,
     Within,
     add_cited,
+    cited_by_document,
 )
 from shifu.knowledge.index.edge import DENSE, SPARSE, point_uuid
 from shifu.knowledge.text import SparseTerms
@@ -44,8 +45,8 @@ def client_filter(
 ) -> models.Filter:
     """The authorization filter as a qdrant-client payload filter, optionally narrowed further.
 
-    `within` keeps only some documents or ordinal spans; `citations` only those (document_key,
-    locator) pairs. Both narrow, never widen, what `access` allows.
+    `within` keeps only some documents or ordinal spans; `citations` only the cited (document_key,
+    locator) pairs, one condition per document. Both narrow, never widen, what `access` allows.
     """
     must: list[Any] = [
         models.FieldCondition(key="tenant_id", match=models.MatchValue(value=access.tenant_id)),
@@ -78,16 +79,16 @@ def client_filter(
         ]
         must.append(models.Filter(should=spans))
     if citations is not None:
-        pairs: list[Any] = [
+        documents: list[Any] = [
             models.Filter(
                 must=[
                     _equals("document_key", key),
-                    _equals("locator", locator),
+                    models.FieldCondition(key="locator", match=models.MatchAny(any=locators)),
                 ]
             )
-            for key, locator in citations
+            for key, locators in cited_by_document(citations).items()
         ]
-        must.append(models.Filter(should=pairs))
+        must.append(models.Filter(should=documents))
     return models.Filter(must=must)
 
 

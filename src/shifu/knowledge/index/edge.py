@@ -21,6 +21,7 @@ from shifu.knowledge.index.base import (
     IndexPoint,
     Within,
     add_cited,
+    cited_by_document,
 )
 from shifu.knowledge.text import SparseTerms
 
@@ -54,8 +55,8 @@ def edge_filter(
 ) -> qe.Filter:
     """The authorization filter as a qdrant-edge payload filter, optionally narrowed further.
 
-    `within` keeps only some documents or ordinal spans; `citations` only those (document_key,
-    locator) pairs. Both narrow, never widen, what `access` allows.
+    `within` keeps only some documents or ordinal spans; `citations` only the cited (document_key,
+    locator) pairs, one condition per document. Both narrow, never widen, what `access` allows.
     """
     must: list[Any] = [
         qe.FieldCondition("tenant_id", match=qe.MatchValue(access.tenant_id)),
@@ -84,16 +85,16 @@ def edge_filter(
         ]
         must.append(qe.Filter(should=spans))
     if citations is not None:
-        pairs: list[Any] = [
+        documents: list[Any] = [
             qe.Filter(
                 must=[
                     qe.FieldCondition("document_key", match=qe.MatchValue(key)),
-                    qe.FieldCondition("locator", match=qe.MatchValue(locator)),
+                    qe.FieldCondition("locator", match=qe.MatchAny(locators)),
                 ]
             )
-            for key, locator in citations
+            for key, locators in cited_by_document(citations).items()
         ]
-        must.append(qe.Filter(should=pairs))
+        must.append(qe.Filter(should=documents))
     return qe.Filter(must=must)
 
 
