@@ -8,6 +8,7 @@ from shifu.nlp.answer_kind import (
     AnswerKind,
     answer_kind,
     answer_spans,
+    lists_what_is_counted,
     names_identifiers,
     names_other_year,
     question_identifiers,
@@ -97,3 +98,26 @@ def test_a_sentence_dated_to_another_year_only_is_about_that_year() -> None:
 )
 def test_how_to_and_list_questions_ask_for_no_single_span(question: str) -> None:
     assert answer_kind(question) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "spans"),
+    [
+        ("每个阶段的结果会在阶段结束后3个工作日内通知候选人。", "面试一共几个阶段", []),
+        ("面试分为6个阶段。", "面试一共几个阶段", ["6个"]),
+        ("员工累计工作已满1年不满10年的，年休假5天；", "年假有几天", ["5天"]),
+        ("本次共有100人参加。", "有几个人参加", ["100人"]),
+    ],
+)
+def test_a_count_question_is_answered_only_by_a_number_of_what_it_counts(
+    sentence: str, question: str, spans: list[str]
+) -> None:
+    assert answer_spans(AnswerKind.NUMBER, sentence, question) == spans
+
+
+def test_a_lead_in_to_a_list_of_the_counted_things_answers_by_listing() -> None:
+    assert lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试一共几个阶段")
+    later = "每个阶段的结果会在阶段结束后3个工作日内通知候选人。"
+    assert not lists_what_is_counted(later, "面试一共几个阶段")
+    assert not lists_what_is_counted("办理费用报销须提交以下材料：", "面试一共几个阶段")
+    assert not lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试在哪里举行")

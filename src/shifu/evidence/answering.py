@@ -17,6 +17,7 @@ from shifu.nlp.answer_kind import (
     AnswerKind,
     answer_kind,
     answer_spans,
+    lists_what_is_counted,
     names_identifiers,
     names_other_year,
     question_identifiers,
@@ -68,6 +69,8 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
         if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
             continue
         # Last, being the costliest: does the sentence state a span of the asked kind?
-        if answer_spans(ask.kind, sentence, ask.question):
+        if answer_spans(ask.kind, sentence, ask.question) or (
+            ask.kind is AnswerKind.NUMBER and lists_what_is_counted(sentence, ask.question)
+        ):
             found.append(sentence)
     return found

@@ -141,9 +141,49 @@ def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
     return [text for _, text in names]
 
 
+_COUNTED = re.compile(r"几\s*(?:个\s*)?([\u4e00-\u9fff]{1,2})")
+"""几个阶段 → 阶段, 几天 → 天: what a count question counts."""
+
+
+def _counted(question: str) -> str | None:
+    match = _COUNTED.search(question)
+    return match.group(1) if match else None
+
+
+_SAME_UNIT = {"天": "天日", "日": "天日", "周": "周星期", "次": "次遍回"}
+"""Units that count the same thing: 5个工作日 answers 几天."""
+
+
+def _counts(span: str, sentence: str, counted: str) -> bool:
+    """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not."""
+    units = _SAME_UNIT.get(counted[0], counted[0])
+    after = sentence[sentence.find(span) + len(span) :].lstrip()[:1] if span in sentence else ""
+    return any(unit in span or unit == after for unit in units)
+
+
+_LISTING = re.compile(r"(?:以下|如下|下列)[^：:。]{0,8}[：:]\s*$")
+
+
+def lists_what_is_counted(sentence: str, question: str) -> bool:
+    """A lead-in to a list of the counted things answers a count question by listing them.
+
+    "面试流程分为以下阶段：" then six numbered stages answers 面试有几个阶段: the list is
+    quoted, no count is made up.
+    """
+    counted = _counted(question)
+    return counted is not None and counted[0] in sentence and _LISTING.search(sentence) is not None
+
+
 def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
-    """Spans of `sentence` that could answer a question of `kind` (not ones the question states)."""
-    return [span for span in _candidates(kind, sentence) if _is_new(span, question)]
+    """Spans of `sentence` that could answer a question of `kind` (not ones the question states).
+
+    A count question (几个阶段, 几天) is answered only by a number of the thing it counts.
+    """
+    spans = [span for span in _candidates(kind, sentence) if _is_new(span, question)]
+    counted = _counted(question) if kind is AnswerKind.NUMBER else None
+    if counted is None:
+        return spans
+    return [span for span in spans if _counts(span, sentence, counted)]
 
 
 def question_identifiers(question: str) -> tuple[str, ...]:

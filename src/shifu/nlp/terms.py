@@ -21,6 +21,8 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(
     r"^[零〇一二两三四五六七八九十百千万\d]+[个天日年月周次笔元块岁点分号]?$|^[一每单][户张笔次个人份顿晚天月年件项位名台]$"
 )
+_COUNT_ASK = re.compile(r"^几[\u4e00-\u9fff]$")
+"""几轮, 几类, 几级: asking how many, never the subject (the segmenter guesses them as words)."""
 _MAX_WORD = 6
 _DOMAIN_FREQ = 20000
 """jieba frequency given to domain words so the segmenter keeps them whole."""
@@ -193,6 +195,11 @@ def _without_question_prefix(piece: str) -> str:
     return piece if piece in DOMAIN_WORDS else _QUESTION_PREFIX.sub("", piece)
 
 
+def _not_a_term(piece: str) -> bool:
+    """A number ("3天") or a count ask ("几轮") names no subject."""
+    return bool(_NUMERAL.match(piece) or _COUNT_ASK.match(piece))
+
+
 def question_terms(question: str) -> QuestionTerms:
     """Salient terms of `question`, weighted by IDF, with the most specific ones required."""
     known = vocabulary()
@@ -201,7 +208,7 @@ def question_terms(question: str) -> QuestionTerms:
     for run in _CJK_RUN.findall(question):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):
-            if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _NUMERAL.match(piece):
+            if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _not_a_term(piece):
                 continue
             found.setdefault(piece, known.get(piece, _UNKNOWN_IDF))
             if index + 1 < len(pieces) and pieces[index + 1] in _EXAMPLE_MARKERS:
