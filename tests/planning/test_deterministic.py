@@ -118,6 +118,25 @@ def test_tasks_get_the_date_range_from_the_entities(deterministic: Deterministic
     assert plan.tool_calls[0].arguments == {"startDate": "2026-03-05", "endDate": "2026-03-05"}
 
 
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [
+        ("本月我已完成的待办", "DONE"),
+        ("这个月我做完的任务有哪些", "DONE"),
+        ("我这个月还有什么没做完的", None),
+        ("本月我还有没有做完的任务", None),
+        ("这个月哪些待办还未完成", None),
+        ("本月我逾期的待办", "OVERDUE"),
+    ],
+)
+def test_a_negated_done_asks_for_open_tasks(
+    deterministic: DeterministicPlanner, question: str, status: str | None
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.MY_CURRENT_TASKS]
+    assert call.arguments.get("status") == status
+
+
 def test_web_research_needs_consent_and_drafts_need_confirmation(deterministic: DeterministicPlanner) -> None:
     web = deterministic.build_plan("帮我上网查一下国家规定的物业费标准", NEW, now=NOW, tz=TZ)
     assert web.intent is Intent.WEB_RESEARCH and web.requires_external_consent
