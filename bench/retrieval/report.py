@@ -34,7 +34,8 @@ def _comparison(comparison: dict[str, Any], header: list[str]) -> list[str]:
         "(question → law name + 第X条 of each gold article). Dev questions see the whole bank; each "
         "train question sees it without its own entries (leave-one-out), also in the all-query rows.",
         "",
-        f"Weights and RRF k chosen on the train split only (coordinate ascent on train R@10 + R@100): "
+        f"Weights and RRF k chosen on the train split only (coordinate ascent on train R@10 + R@100 "
+        f"from equal weights and k 60): "
         f"hybrid {comparison['hybrid_params']}; hybrid_shipped {comparison['shipped_params']}. "
         f"Leg settings tried (train score): {comparison['leg_settings_tried']}. "
         f"Engine: {comparison['engine']}; `hybrid_search` end to end reproduced the offline fusion on "

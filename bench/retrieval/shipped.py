@@ -27,7 +27,7 @@ from bench.retrieval.stard import Stard, metrics
 from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
 from shifu.knowledge.index.edge import EdgeIndex
 from shifu.knowledge.question_bank import QuestionBank, embed_bank, read_entries
-from shifu.knowledge.retrieval import LEGS, HybridParams, fuse_legs, hybrid_legs
+from shifu.knowledge.retrieval import LEGS, BankParams, HybridParams, fuse_legs, hybrid_legs
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
 log = logging.getLogger("bench.retrieval")
@@ -42,6 +42,17 @@ BANK_GRID: dict[str, tuple[float, ...]] = {
     "rrf_k": (2, 3, 5, 10, 20, 30, 60),
 }
 """The grid the bank fusion's weights and RRF k are tuned over (coordinate ascent on train)."""
+NEUTRAL = HybridParams(
+    candidates=100,
+    dense_weight=1.0,
+    rrf_k=60,
+    bank=BankParams(
+        dense_weight=1.0, memory_weight=1.0, wide_weight=1.0, focus_sparse_weight=1.0, focus_dense_weight=1.0,
+        near_sparse_weight=1.0, near_dense_weight=1.0, rrf_k=60,
+    ),
+)  # fmt: skip
+"""Where tuning starts: equal weights, the usual RRF k. Not the shipped defaults, so a re-run with
+new defaults chooses the same weights (coordinate ascent depends on its starting point)."""
 ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
 ACCESS = AccessFilter("bench", ("stard",), (), "EMPLOYEE", 20250601)
 PAYLOAD = {
@@ -220,7 +231,7 @@ def run_shipped(
     index, encoder, back, build_s = build_index(stard, indices, vectors, folder)
     log.info("shard of %d articles built in %.0f s", len(indices), build_s)
     try:
-        base = HybridParams(candidates=100)
+        base = NEUTRAL
         plain_grid = {"dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), "rrf_k": (5, 10, 20, 30, 60)}
         bank_grid = BANK_GRID
         trials = []
