@@ -121,3 +121,8 @@ def test_a_lead_in_to_a_list_of_the_counted_things_answers_by_listing() -> None:
     assert not lists_what_is_counted(later, "面试一共几个阶段")
     assert not lists_what_is_counted("办理费用报销须提交以下材料：", "面试一共几个阶段")
     assert not lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试在哪里举行")
+
+
+def test_working_days_answer_a_how_many_days_question() -> None:
+    sentence = "员工进入待复盘名单后，主管应在3个工作日内完成复盘；"
+    assert answer_spans(AnswerKind.NUMBER, sentence, "复盘要在几天内完成")

@@ -157,8 +157,10 @@ _SAME_UNIT = {"天": "天日", "日": "天日", "周": "周星期", "次": "次�
 def _counts(span: str, sentence: str, counted: str) -> bool:
     """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not."""
     units = _SAME_UNIT.get(counted[0], counted[0])
-    after = sentence[sentence.find(span) + len(span) :].lstrip()[:1] if span in sentence else ""
-    return any(unit in span or unit == after for unit in units)
+    if any(unit in span for unit in units):
+        return True
+    follows = re.escape(span) + r"\s*个?\s*(?:工作|自然)?[" + re.escape(units) + "]"
+    return re.search(follows, sentence) is not None
 
 
 _LISTING = re.compile(r"(?:以下|如下|下列)[^：:。]{0,8}[：:]\s*$")
