@@ -79,6 +79,9 @@ _NAME_RIGHT = re.compile(
     r"的|今天|有|最近|这周|本周|本月|这个月|上个月|还|没|在|是|练|做|完成|提交|那|呢|吗|和|跟|[，,。？?、]|$"
 )
 _NAME_LEFT = set("给让帮叫派排请醒和跟问把替与及、，,：:")
+_NICKNAME = re.compile("[小老][" + "".join(_SURNAMES) + "]")
+_NICKNAME_RIGHT = re.compile(r"指派|安排|布置|分配|派|说|要|去|来|他|她")
+"""After a nickname: what one does or says (小王说…, 给小王指派…); 小程序 is no one."""
 
 
 def _free(start: int, end: int, taken: list[Span]) -> bool:
@@ -158,8 +161,18 @@ def find_document_refs(text: str, taken: list[Span]) -> Iterator[tuple[int, Docu
             yield m.start(), DocumentRef(text=m.group(0))
 
 
+def _nicknames(text: str, taken: list[Span]) -> Iterator[tuple[int, PersonMention]]:
+    """小王, 老李: how colleagues are named day to day; kept whole so the lookup can say it found no one."""
+    for m in _NICKNAME.finditer(text):
+        right_ok = _NAME_RIGHT.match(text, m.end()) or _NICKNAME_RIGHT.match(text, m.end())
+        if right_ok and _free(m.start(), m.end(), taken):
+            taken.append((m.start(), m.end()))
+            yield m.start(), PersonMention(name=m.group(0))
+
+
 def find_persons(text: str, taken: list[Span]) -> Iterator[tuple[int, PersonMention]]:
     """Person names: a common surname plus one or two given-name characters in a name-like slot."""
+    yield from _nicknames(text, taken)
     i = 0
     while i < len(text):
         ch = text[i]
