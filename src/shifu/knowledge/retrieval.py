@@ -38,7 +38,7 @@ class BankParams:
     """How the question-bank legs are formed and fused (used only when a bank is configured).
 
     The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
-    product embeds them (bench/retrieval/run.py, 2026-12-03).
+    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-03).
     """
 
     neighbours: int = 10
@@ -47,21 +47,21 @@ class BankParams:
     """A neighbour's vote is its cosine similarity to this power (near questions dominate)."""
     focus_documents: int = 3
     """Documents the focus legs are restricted to (the most voted ones)."""
-    dense_weight: float = 1.25
+    dense_weight: float = 2.0
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    memory_weight: float = 1.0
+    memory_weight: float = 2.0
     """RRF weight of the memory leg."""
-    wide_neighbours: int = 100
+    wide_neighbours: int = 50
     """Bank questions that vote in the wide memory leg."""
     wide_weight: float = 1.5
     """RRF weight of the wide memory leg (0 skips it)."""
-    focus_sparse_weight: float = 0.0
+    focus_sparse_weight: float = 1.0
     """RRF weight of the sparse leg restricted to the voted documents."""
     focus_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the voted documents."""
     near: int = 2
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
-    near_sparse_weight: float = 0.25
+    near_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
     near_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
