@@ -239,8 +239,7 @@ def resolve(question: str, state: ConversationState, *, entities: ExtractedEntit
         )
         return Resolution(context, substitute(frame, remainder, entities), state)
 
-    if _chooses_a_value(question, entities, frame):
-        assert frame is not None
+    if frame is not None and _chooses_a_value(question, entities, frame):
         context = ResolvedContext(
             relation=ContextRelation.FOLLOW_UP,
             references=[ResolvedReference(kind="FRAME", text=question)],
@@ -275,12 +274,12 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
     return max(previous.required, key=lambda text: weights[text], default=None)
 
 
-def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> bool:
-    """ "按2025版的来" after a knowledge question: a value for the previous question, not a new one.
+def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame) -> bool:
+    """A bare value after a knowledge question ("按2025版的来") completes that question.
 
     It names no subject and asks nothing, so the previous question is re-planned with the value.
     """
-    if frame is None or frame.intent is not Intent.KNOWLEDGE_QA or cues.ASKS_RE.search(question):
+    if frame.intent is not Intent.KNOWLEDGE_QA or cues.ASKS_RE.search(question):
         return False
     return _has_value(entities, question) and question_terms(question).empty
 
