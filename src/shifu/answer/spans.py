@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.common import EvidenceNeed
-from shifu.nlp.answer_kind import answer_kind, answer_spans, lists_what_is_counted
+from shifu.nlp.answer_kind import answer_kind, states_an_answer
 from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
@@ -117,9 +117,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.
-        marked = [
-            s for s in marked if answer_spans(kind, s, question) or lists_what_is_counted(s, question)
-        ] or marked
+        marked = [s for s in marked if states_an_answer(kind, s, question)] or marked
     bound = asked_bound(question) if question else None
     if bound is not None:
         # 最多几项: the sentence stating the upper limit before those stating a minimum.

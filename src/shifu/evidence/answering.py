@@ -16,12 +16,11 @@ from shifu.evidence.relevance import relevance
 from shifu.nlp.answer_kind import (
     AnswerKind,
     answer_kind,
-    answer_spans,
-    lists_what_is_counted,
     names_identifiers,
     names_other_year,
     question_identifiers,
     question_years,
+    states_an_answer,
 )
 from shifu.nlp.terms import QuestionTerms
 
@@ -69,8 +68,6 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
         if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
             continue
         # Last, being the costliest: does the sentence state a span of the asked kind?
-        if answer_spans(ask.kind, sentence, ask.question) or (
-            ask.kind is AnswerKind.NUMBER and lists_what_is_counted(sentence, ask.question)
-        ):
+        if states_an_answer(ask.kind, sentence, ask.question):
             found.append(sentence)
     return found

@@ -221,3 +221,10 @@ def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
     """True when `text` states every identifier (case-insensitive): 第27届 does not answer 第28届."""
     lowered = text.lower()
     return all(identifier.lower() in lowered for identifier in identifiers)
+
+
+def states_an_answer(kind: AnswerKind, sentence: str, question: str) -> bool:
+    """The sentence answers: it states a span of the asked kind, or lists the things a count asks for."""
+    if answer_spans(kind, sentence, question):
+        return True
+    return kind is AnswerKind.NUMBER and lists_what_is_counted(sentence, question)
