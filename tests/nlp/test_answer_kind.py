@@ -121,6 +121,7 @@ def test_a_lead_in_to_a_list_of_the_counted_things_answers_by_listing() -> None:
     assert not lists_what_is_counted(later, "面试一共几个阶段")
     assert not lists_what_is_counted("办理费用报销须提交以下材料：", "面试一共几个阶段")
     assert not lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试在哪里举行")
+    assert lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试有几个环节")
 
 
 def test_working_days_answer_a_how_many_days_question() -> None:

@@ -13,7 +13,7 @@ from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import Conflict, Gap
 
 NEED_LABELS: dict[EvidenceNeed, str] = {
-    EvidenceNeed.AMOUNT_RULE: "金额标准",
+    EvidenceNeed.AMOUNT_RULE: "数额标准",
     EvidenceNeed.PROCESS_STEPS: "办理步骤",
     EvidenceNeed.REQUIRED_MATERIALS: "所需材料",
     EvidenceNeed.APPROVAL: "审批要求",
@@ -76,7 +76,10 @@ def _amount_phrase(detail: dict[str, object]) -> str:
 
 
 def gap_text(gap: Gap, domain: str | None) -> str | None:
-    """One 缺失信息 line for a gap (未找到单笔500元的正式报销金额标准); None for gaps without a slot."""
+    """One 缺失信息 line for a gap (未找到适用于单笔500元的正式报销金额规定); None for gaps without a slot.
+
+    AMOUNT_RULE covers money and other quantities (年假5天), so its label is 数额标准, not 金额标准.
+    """
     if gap.need is None:
         return None
     domain_word = DOMAIN_LABELS.get(domain or "", "")

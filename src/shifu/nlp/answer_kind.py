@@ -164,6 +164,13 @@ def _counts(span: str, sentence: str, counted: str) -> bool:
 
 
 _LISTING = re.compile(r"(?:以下|如下|下列)[^：:。]{0,8}[：:]\s*$")
+_LISTED_ALIKE = {
+    "环节": ("环节", "阶段", "步骤"),
+    "阶段": ("阶段", "环节", "步骤"),
+    "步骤": ("步骤", "环节"),
+    "步": ("步骤", "步"),
+}
+"""Counted nouns a list's lead-in may name instead: 面试有几个环节 is answered by 分为以下阶段："""
 
 
 def lists_what_is_counted(sentence: str, question: str) -> bool:
@@ -173,7 +180,9 @@ def lists_what_is_counted(sentence: str, question: str) -> bool:
     quoted, no count is made up.
     """
     counted = _counted(question)
-    return counted is not None and counted[0] in sentence and _LISTING.search(sentence) is not None
+    if counted is None or _LISTING.search(sentence) is None:
+        return False
+    return any(word in sentence for word in _LISTED_ALIKE.get(counted, (counted[0],)))
 
 
 def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
