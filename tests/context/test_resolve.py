@@ -495,3 +495,18 @@ def test_a_bare_topic_that_was_asked_back_lends_its_subject_to_the_next_question
     assert res.effective_question == "报销要哪些材料"
     small_talk = resolve("你好", ConversationState(), entities=_entities("你好"))
     assert turn_frame(small_talk, intent=Intent.CLARIFY, entities=_entities("你好")) is None
+
+
+@pytest.mark.parametrize(
+    ("previous", "question"),
+    [
+        ("吗" * 1999, "报销的"),  # a subject reply
+        ("年假" + "啊" * 1995, "按2025版的来"),  # a bare value
+        ("年假" + "啊" * 1995, "那法定节假日呢"),  # a cue-marked follow-up
+    ],
+)
+def test_a_completed_question_never_outgrows_a_frame(previous: str, question: str) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    res = resolve(question, state, entities=_entities(question))
+    assert res.effective_question == question
+    assert turn_frame(res, intent=Intent.KNOWLEDGE_QA, entities=_entities(question)) is not None

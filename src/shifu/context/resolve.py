@@ -11,7 +11,7 @@ asks (NEEDS_INPUT) instead of guessing. User claims ("我是主管") become USER
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shifu.context import cues
 from shifu.context.state import ConversationState, PendingItem, QuestionFrame
@@ -19,6 +19,7 @@ from shifu.context.transitions import cancel_pending, invalidate_fact_refs
 from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
 from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef
+from shifu.contracts.messages import MAX_QUESTION_CHARS
 from shifu.nlp.terms import question_terms
 
 REFERENCE_UNRESOLVED = "REFERENCE_UNRESOLVED"
@@ -194,7 +195,18 @@ def _is_follow_up(remainder: str, entities: ExtractedEntities, frame: QuestionFr
 
 
 def resolve(question: str, state: ConversationState, *, entities: ExtractedEntities) -> Resolution:
-    """Resolve `question` against `state`; pure (the caller commits the returned state)."""
+    """Resolve `question` against `state`; pure (the caller commits the returned state).
+
+    A follow-up or completion that would outgrow a question (a long previous question plus the
+    new words) is planned as the user's own words instead: nothing is cut, nothing fails.
+    """
+    resolution = _resolve(question, state, entities=entities)
+    if len(resolution.effective_question) > MAX_QUESTION_CHARS:
+        return replace(resolution, effective_question=question)
+    return resolution
+
+
+def _resolve(question: str, state: ConversationState, *, entities: ExtractedEntities) -> Resolution:
     frame = state.frame
     base = {
         "goal": frame.question if frame else None,
@@ -279,7 +291,9 @@ def _chooses_a_value(question: str, entities: ExtractedEntities, frame: Question
 
     It names no subject and asks nothing, so the previous question is re-planned with the value.
     """
-    if frame.intent is not Intent.KNOWLEDGE_QA or cues.ASKS_RE.search(question):
+    if frame.intent is not Intent.KNOWLEDGE_QA or len(question) > cues.SUBJECTLESS_MAX_CHARS:
+        return False
+    if cues.ASKS_RE.search(question):
         return False
     return _has_value(entities, question) and question_terms(question).empty
 
