@@ -30,6 +30,7 @@ from shifu.planning.tool_calls import (
     choose_tool_set,
     widen_with_search,
 )
+from shifu.planning.uncovered import asks_uncovered_data
 
 CONFIDENCE_THRESHOLD = 0.40
 """Below this calibrated probability the planner asks instead of guessing."""
@@ -158,6 +159,8 @@ class DeterministicPlanner:
             return self._clarify(question, normalized, entities, prediction)
         if has_attachments and intent is Intent.KNOWLEDGE_QA:
             intent = Intent.MEDIA_UNDERSTANDING
+        if asks_uncovered_data(question, choose_tool_set(intent, prediction.tool_sets)):
+            intent = Intent.CAPABILITY_QUERY
         needs = self._needs(intent, prediction.needs, entities)
         tools = choose_tool_set(intent, prediction.tool_sets)
         if any(n in _DOCUMENT_NEEDS for n in needs):

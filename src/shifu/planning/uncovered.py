@@ -1,0 +1,37 @@
+"""Personal data no connected system holds: asked about, it gets the capability answer.
+
+"我还有几天年假没休" or "我这个月报销了多少钱" is a question about the user's own data, so the
+classifier leans towards a live read; but no tool reads leave balances, payslips, attendance or
+reimbursement records. Running the nearest live tool would answer a different question (the
+training record for a leave question). When such a question names nothing the chosen tool
+covers, the plan becomes a CAPABILITY_QUERY, which says what can be read instead of guessing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shifu.contracts.common import ToolCode
+
+UNCOVERED_PERSONAL_DATA = re.compile(
+    r"工资|薪资|薪水|工资条|奖金|考勤|打卡记录|迟到|早退|"
+    r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休|"
+    r"社保.{0,2}(?:缴|交)|公积金|报销(?:进度|记录|到账|款)|报销了多少|报了多少"
+)
+"""The user's own HR and finance data that no connected system serves."""
+
+TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
+    ToolCode.MY_CURRENT_TASKS: re.compile(r"待办|任务|工单|单子|安排|巡检|回访|维修"),
+    ToolCode.MY_PRACTICE_SUMMARY: re.compile(r"训练|练习|成绩|复盘|分数|测验|考试|课程|陪练"),
+    ToolCode.MY_WORK_RESULTS: re.compile(r"成果|业绩|投稿|稿子|案例|好人好事"),
+    ToolCode.MY_CANDIDATE_PROGRESS: re.compile(r"面试|进度|资料|录用|offer|背调|岗前|简历"),
+}
+"""What each self-read tool is about: a question naming one of these is that tool's question."""
+
+
+def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
+    """True when the live reads chosen for `question` cannot answer it (see the module docstring)."""
+    reads = [tool for tool in tools if tool in TOOL_TOPICS]
+    if not reads or not UNCOVERED_PERSONAL_DATA.search(question):
+        return False
+    return not any(TOOL_TOPICS[tool].search(question) for tool in reads)

@@ -1,0 +1,43 @@
+"""Questions about personal data no connected system holds get the capability answer, not a live read."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from shifu.contracts.common import Intent, ToolCode
+from shifu.contracts.context import ResolvedContext
+from shifu.planning.deterministic import DeterministicPlanner
+from shifu.planning.uncovered import asks_uncovered_data
+
+TZ = ZoneInfo("Asia/Shanghai")
+NOW = datetime(2026, 11, 2, 10, 0, tzinfo=TZ)
+TASKS = frozenset({ToolCode.MY_CURRENT_TASKS})
+PRACTICE = frozenset({ToolCode.MY_PRACTICE_SUMMARY})
+
+
+@pytest.mark.parametrize(
+    ("question", "tools", "uncovered"),
+    [
+        ("我还有几天年假没休", PRACTICE, True),
+        ("这个月我报销了多少钱", TASKS, True),
+        ("我的工资条在哪看", PRACTICE, True),
+        ("我今天有什么待办", TASKS, False),
+        ("我的训练成绩怎么样", PRACTICE, False),
+        ("考勤异常的工单处理完了吗", TASKS, False),  # names the tool's own topic
+        ("年假没休完能顺延吗", frozenset({ToolCode.KNOWLEDGE_SEARCH}), False),  # no live read chosen
+    ],
+)
+def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], uncovered: bool) -> None:
+    assert asks_uncovered_data(question, tools) is uncovered
+
+
+@pytest.mark.parametrize("question", ["我还有几天年假没休", "我的工资条在哪看", "这个月我报销了多少钱"])
+def test_the_planner_answers_with_capabilities_instead_of_another_record(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
+    assert plan.intent is Intent.CAPABILITY_QUERY
+    assert {call.tool for call in plan.tool_calls} == {ToolCode.CAPABILITY_QUERY}
