@@ -137,6 +137,15 @@ def test_a_negated_done_asks_for_open_tasks(
     assert call.arguments.get("status") == status
 
 
+def test_a_team_read_about_one_named_member_carries_the_name(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("孙八最近练得怎么样", NEW, now=NOW, tz=TZ)
+    (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.TEAM_PRACTICE_SUMMARY]
+    assert call.arguments.get("memberName") == "孙八"
+    plan = deterministic.build_plan("团队最近训练情况", NEW, now=NOW, tz=TZ)
+    (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.TEAM_PRACTICE_SUMMARY]
+    assert "memberName" not in call.arguments
+
+
 def test_web_research_needs_consent_and_drafts_need_confirmation(deterministic: DeterministicPlanner) -> None:
     web = deterministic.build_plan("帮我上网查一下国家规定的物业费标准", NEW, now=NOW, tz=TZ)
     assert web.intent is Intent.WEB_RESEARCH and web.requires_external_consent

@@ -119,6 +119,25 @@ def test_team_practice_lists_pending_reviews_of_supervised_project_only(
     assert fact.authorization.policy == "SUPERVISED_PROJECTS" and fact.scope.project_ids == ("proj-huafu",)
 
 
+def test_team_practice_of_one_member_reads_only_inside_the_supervised_team(
+    executor: ToolExecutor, ctx_of: Ctx
+) -> None:
+    supervisor = ctx_of("supervisor")
+    result = run(
+        executor, supervisor, Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, memberName="孙八"
+    )
+    (fact,) = result.facts
+    assert fact.fact_type == "TEAM_PRACTICE_SUMMARY" and fact.value["memberName"] == "孙八"
+    members = fact.value["members"]
+    assert isinstance(members, list) and [m["userName"] for m in members if isinstance(m, dict)] == ["孙八"]
+    # 赵六 is in another project: nothing is read, exactly as for a member who did not practise.
+    outside = run(
+        executor, supervisor, Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, memberName="赵六"
+    )
+    (empty,) = outside.facts
+    assert empty.fact_type == "NO_PRACTICE_RECORDS" and empty.value["memberName"] == "赵六"
+
+
 def test_work_results_own_and_team(executor: ToolExecutor, ctx_of: Ctx) -> None:
     own = run(executor, ctx_of("employee"), Intent.LIVE_MY_WORK, ToolCode.MY_WORK_RESULTS)
     assert own.facts[0].value["byStatus"] == {"SUBMITTED": 1, "APPROVED": 0, "REJECTED": 0}

@@ -32,6 +32,8 @@ def _numbers_come_from_facts(text: str, facts: list[VerifiedFact]) -> None:
         ("employee_other_project", Intent.LIVE_MY_WORK, ToolCode.MY_CURRENT_TASKS, {"dateRange": "TODAY"}),
         ("employee", Intent.PRACTICE_COACHING, ToolCode.MY_PRACTICE_SUMMARY, {}),
         ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, {}),
+        ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, {"memberName": "孙八"}),
+        ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_PRACTICE_SUMMARY, {"memberName": "赵六"}),
         ("employee", Intent.LIVE_MY_WORK, ToolCode.MY_WORK_RESULTS, {"dateRange": "THIS_MONTH"}),
         ("supervisor", Intent.LIVE_TEAM_WORK, ToolCode.TEAM_WORK_RESULTS, {}),
         ("candidate", Intent.LIVE_MY_WORK, ToolCode.MY_CANDIDATE_PROGRESS, {}),
@@ -48,6 +50,19 @@ def test_every_number_in_the_answer_is_in_a_fact(
     text = render_result(result)
     assert text.strip()
     _numbers_come_from_facts(text, result.facts)
+
+
+def test_one_members_practice_names_only_that_member(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={"memberName": "孙八"})
+    text = render_result(
+        executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    )
+    assert text.startswith("目前孙八共练习") and "周九" not in text and "团队" not in text
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={"memberName": "赵六"})
+    text = render_result(
+        executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    )
+    assert text == "目前赵六没有训练记录。"
 
 
 def test_tasks_answer_names_titles_dates_and_overdue(executor: ToolExecutor, ctx_of: Ctx) -> None:

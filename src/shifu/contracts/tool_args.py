@@ -101,7 +101,14 @@ class MyCurrentTasksArgs(_DateWindow):
 
 
 class PracticeSummaryArgs(_DateWindow):
-    """MY_PRACTICE_SUMMARY and TEAM_PRACTICE_SUMMARY: a date window only."""
+    """MY_PRACTICE_SUMMARY: a date window only."""
+
+
+class TeamPracticeArgs(_DateWindow):
+    """TEAM_PRACTICE_SUMMARY: a date window, optionally one member of the supervised team."""
+
+    member_name: str | None = Field(default=None, max_length=40)
+    """Only this member's records ("孙八最近练得怎么样"); resolved inside the authorized projects."""
 
 
 class WorkResultsArgs(_DateWindow):
@@ -172,7 +179,7 @@ TOOL_ARGUMENT_MODELS: dict[ToolCode, type[Contract]] = {
     ToolCode.KNOWLEDGE_RESOURCE: KnowledgeResourceArgs,
     ToolCode.MY_CURRENT_TASKS: MyCurrentTasksArgs,
     ToolCode.MY_PRACTICE_SUMMARY: PracticeSummaryArgs,
-    ToolCode.TEAM_PRACTICE_SUMMARY: PracticeSummaryArgs,
+    ToolCode.TEAM_PRACTICE_SUMMARY: TeamPracticeArgs,
     ToolCode.MY_WORK_RESULTS: WorkResultsArgs,
     ToolCode.TEAM_WORK_RESULTS: WorkResultsArgs,
     ToolCode.MY_CANDIDATE_PROGRESS: NoArgs,

@@ -178,6 +178,8 @@ def arguments_for(
             args["status"] = "DONE"
         if tool is T.REVIEW_DRAFT and (recipient := _RECIPIENT.search(question)):
             args["recipient"] = recipient.group(0)
+        if tool is T.TEAM_PRACTICE_SUMMARY and len(entities.persons) == 1:
+            args["memberName"] = entities.persons[0].name
         return args
     if tool is T.CAPABILITY_QUERY:
         system = _SYSTEM_NAME.search(question)

@@ -24,6 +24,7 @@ from shifu.contracts.tool_args import (
     MyCurrentTasksArgs,
     PracticeSummaryArgs,
     TaskStatusFilter,
+    TeamPracticeArgs,
     WorkResultsArgs,
 )
 from shifu.errors import Failure
@@ -186,8 +187,12 @@ class LiveDataTools:
     def team_practice(
         self, ctx: ExecutionContext, call: ToolCall, args: BaseModel, project_ids: tuple[str, ...], /
     ) -> ToolResult:
-        """Practice and pending reviews of the supervised projects the gate authorized."""
-        args = _expect(args, PracticeSummaryArgs)
+        """Practice and pending reviews of the supervised projects the gate authorized.
+
+        With `memberName`, only that member's records inside those projects: a name outside the
+        team finds nothing, exactly like a member who did not practise.
+        """
+        args = _expect(args, TeamPracticeArgs)
         window = resolve_window(ctx, args.date_range, args.start_date, args.end_date)
         rows = self._practice.team_practice(
             tenant_id=ctx.tenant_id,
@@ -196,10 +201,14 @@ class LiveDataTools:
             end=window.end_instant(),
         )
         rows = [r for r in rows if r.project_id in project_ids]
+        member = args.member_name
+        if member:
+            rows = [r for r in rows if r.user_name == member]
         stamp = self._stamp(ctx, ToolCode.TEAM_PRACTICE_SUMMARY, self._practice.source_system, project_ids)
-        key = "team-practice:" + ",".join(project_ids)
+        key = "team-practice:" + ",".join(project_ids) + (f":{member}" if member else "")
+        named: dict[str, JsonValue] = {"memberName": member} if member else {}
         if not rows:
-            return self._empty(call, stamp, "NO_PRACTICE_RECORDS", key, window)
+            return self._empty(call, stamp, "NO_PRACTICE_RECORDS", key, window, named)
         by_member: dict[str, list[PracticeView]] = defaultdict(list)
         for row in rows:
             by_member[row.user_name].append(row)
@@ -211,6 +220,7 @@ class LiveDataTools:
             "pendingReview": [
                 {"userName": r.user_name, **_practice_item(r, window)} for r in pending[:MAX_ITEMS]
             ],
+            **named,
             "members": [
                 {
                     "userName": name,
@@ -319,8 +329,15 @@ class LiveDataTools:
         return self._result(call, [stamp.fact("CANDIDATE_PROGRESS", key, value)], "CANDIDATE_PROGRESS", 1)
 
     @staticmethod
-    def _empty(call: ToolCall, stamp: FactStamp, fact_type: str, key: str, window: DateWindow) -> ToolResult:
-        fact = stamp.fact(fact_type, f"{key}:none", {"count": 0, **_bounds(window)})
+    def _empty(
+        call: ToolCall,
+        stamp: FactStamp,
+        fact_type: str,
+        key: str,
+        window: DateWindow,
+        extra: dict[str, JsonValue] | None = None,
+    ) -> ToolResult:
+        fact = stamp.fact(fact_type, f"{key}:none", {"count": 0, **(extra or {}), **_bounds(window)})
         return ToolResult(
             call=call, status=ToolStatus.OK, facts=[fact], observations=[Observation(code=fact_type, count=0)]
         )
