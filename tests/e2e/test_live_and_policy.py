@@ -98,6 +98,16 @@ def test_supervisor_sees_only_the_supervised_team(actor: Any, warm_services: Ser
     assert "赵六" not in response["answer"]
 
 
+def test_a_supervisor_asking_about_one_member_reads_only_that_member(actor: Any) -> None:
+    response = actor("supervisor").ask("张三这周练了几次")
+    assert response["status"] == "COMPLETED", response["answer"]
+    assert called(response) == {"TEAM_PRACTICE_SUMMARY"}
+    answer = response["answer"]
+    assert "张三" in answer and "孙八" not in answer and "周九" not in answer
+    outside = actor("supervisor").ask("赵六最近练得怎么样")  # a member of another project
+    assert outside["status"] == "COMPLETED" and "没有训练记录" in outside["answer"]
+
+
 # -- forged model plans (a small deployment whose model endpoint is a scripted fake) ---------
 
 

@@ -10,7 +10,7 @@ from shifu.contracts.common import Intent, Role, ToolCode
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.entities import ExtractedEntities, PersonMention
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
-from shifu.runtime.scope import asks_about_someone_else
+from shifu.runtime.scope import asks_about_someone_else, team_read_instead
 
 CTX = ExecutionContext(
     run_id="r",
@@ -58,3 +58,33 @@ def test_questions_about_others_are_refused(question: str, tool: ToolCode, perso
 )
 def test_own_questions_and_team_tools_pass(question: str, tool: ToolCode, persons: tuple[str, ...]) -> None:
     assert not asks_about_someone_else(_plan(question, tool, persons), CTX)
+
+
+SUPERVISOR = CTX.model_copy(
+    update={"role": Role.SUPERVISOR, "display_name": "钱七", "supervised_project_ids": ("proj-huafu",)}
+)
+
+
+def test_a_supervisor_asking_about_one_member_gets_the_team_read_of_that_member() -> None:
+    plan = _plan("张三这周练了几次", ToolCode.MY_PRACTICE_SUMMARY, ("张三",))
+    team = team_read_instead(plan, SUPERVISOR)
+    assert team is not None and team.intent is Intent.LIVE_TEAM_WORK
+    assert [(c.tool, c.arguments) for c in team.tool_calls] == [
+        (ToolCode.TEAM_PRACTICE_SUMMARY, {"memberName": "张三"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ctx", "question", "tool", "persons"),
+    [
+        (CTX, "赵六最近练得怎么样", ToolCode.MY_PRACTICE_SUMMARY, ("赵六",)),  # supervises nothing
+        (SUPERVISOR, "我这周练了几次", ToolCode.MY_PRACTICE_SUMMARY, ()),  # about oneself
+        (SUPERVISOR, "张三和孙八谁练得多", ToolCode.MY_PRACTICE_SUMMARY, ("张三", "孙八")),  # two people
+        (SUPERVISOR, "张三今天有什么待办", ToolCode.MY_CURRENT_TASKS, ("张三",)),  # no team task read
+        (SUPERVISOR, "其他人练得怎么样", ToolCode.MY_PRACTICE_SUMMARY, ()),
+    ],
+)
+def test_no_team_read_is_made_up_otherwise(
+    ctx: ExecutionContext, question: str, tool: ToolCode, persons: tuple[str, ...]
+) -> None:
+    assert team_read_instead(_plan(question, tool, persons), ctx) is None

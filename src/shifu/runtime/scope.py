@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from shifu.contracts.common import ToolCode
+from shifu.contracts.common import Intent, ToolCode
 from shifu.contracts.context import ExecutionContext
-from shifu.contracts.plan import SemanticQueryPlan
+from shifu.contracts.plan import SemanticQueryPlan, ToolCall
 
 SELF_SCOPED_TOOLS = frozenset(
     {
@@ -33,3 +33,24 @@ def asks_about_someone_else(plan: SemanticQueryPlan, ctx: ExecutionContext) -> b
         return False
     others = [p.name for p in plan.entities.persons if p.name != ctx.display_name]
     return bool(others) or bool(OTHERS_RE.search(plan.question))
+
+
+def team_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext) -> SemanticQueryPlan | None:
+    """For a supervisor, "张三这周练了几次" is a team read about 张三, not a refused self read.
+
+    Only a plan whose every call is the self practice read, about exactly one named person, by
+    someone who supervises projects. The team read then runs through the policy gate like any
+    other call, inside the supervised projects only; a name outside the team finds nothing.
+    """
+    if not ctx.supervised_project_ids or OTHERS_RE.search(plan.question):
+        return None
+    if not plan.tool_calls or any(call.tool is not ToolCode.MY_PRACTICE_SUMMARY for call in plan.tool_calls):
+        return None
+    others = [p.name for p in plan.entities.persons if p.name != ctx.display_name]
+    if len(others) != 1:
+        return None
+    calls = [
+        ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={**call.arguments, "memberName": others[0]})
+        for call in plan.tool_calls
+    ]
+    return plan.model_copy(update={"intent": Intent.LIVE_TEAM_WORK, "tool_calls": calls})
