@@ -27,11 +27,16 @@ OTHERS_RE = re.compile(r"其他(?:人|候选人|同事|员工|应聘者)|别(?:�
 """Wording that asks about people other than the asker."""
 
 
+def _others(plan: SemanticQueryPlan, ctx: ExecutionContext) -> list[str]:
+    """People the question names other than the asker."""
+    return [p.name for p in plan.entities.persons if p.name != ctx.display_name]
+
+
 def asks_about_someone_else(plan: SemanticQueryPlan, ctx: ExecutionContext) -> bool:
     """True when a self-scoped read is planned for a question about another person."""
     if not any(call.tool in SELF_SCOPED_TOOLS for call in plan.tool_calls):
         return False
-    others = [p.name for p in plan.entities.persons if p.name != ctx.display_name]
+    others = _others(plan, ctx)
     return bool(others) or bool(OTHERS_RE.search(plan.question))
 
 
@@ -46,7 +51,7 @@ def team_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext) -> Semanti
         return None
     if not plan.tool_calls or any(call.tool is not ToolCode.MY_PRACTICE_SUMMARY for call in plan.tool_calls):
         return None
-    others = [p.name for p in plan.entities.persons if p.name != ctx.display_name]
+    others = _others(plan, ctx)
     if len(others) != 1:
         return None
     calls = [
