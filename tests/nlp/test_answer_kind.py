@@ -127,3 +127,10 @@ def test_a_lead_in_to_a_list_of_the_counted_things_answers_by_listing() -> None:
 def test_working_days_answer_a_how_many_days_question() -> None:
     sentence = "员工进入待复盘名单后，主管应在3个工作日内完成复盘；"
     assert answer_spans(AnswerKind.NUMBER, sentence, "复盘要在几天内完成")
+
+
+def test_a_decade_long_before_the_asked_year_is_another_time() -> None:
+    asked = frozenset({2021})
+    assert names_other_year("上世纪60年代到80年代，香港经济腾飞，GDP年均增长速度近9%。", asked)
+    assert not names_other_year("2021年香港GDP增长6.4%，为80年代以来最高。", asked)
+    assert not names_other_year("香港GDP增长6.4%。", asked)

@@ -210,6 +210,10 @@ def question_years(question: str) -> frozenset[int]:
     return frozenset(int(match.group(1)) for match in _YEAR.finditer(question))
 
 
+_DECADE = re.compile(r"上世纪|[二十九一]{0,2}世纪[0-9一二三四五六七八九十]*年代|(?<!\d)[1-9]0年代")
+"""上世纪60年代, 80年代: a time long before the year asked about."""
+
+
 def names_other_year(text: str, years: frozenset[int]) -> bool:
     """True when `text` is dated to other years only: 2020年的销量 does not answer 2021年.
 
@@ -223,6 +227,8 @@ def names_other_year(text: str, years: frozenset[int]) -> bool:
         if match.group(2) and year <= max(years):
             return False
         stated.add(year)
+    if _DECADE.search(text) and not stated & years:
+        return True
     return bool(stated) and not stated & years
 
 
