@@ -52,7 +52,10 @@ KNOWLEDGE_FOLLOW_UP_CHARS = 10
 BARE_DEMONSTRATIVE_RE = re.compile(r"^(?:那|这)(?:个|些|样|种)?$")
 """"那个呢" points at nothing specific: a clarification, not a follow-up."""
 
-SELF_CONTAINED_RE = re.compile(r"[，,？?]|怎么|什么|多少|多久|多长|几|吗|哪|谁|是否|能否|能不能|可不可以")
+_ASKING_WORDS = "怎么|什么|多少|多久|多长|几|吗|哪|谁|是否|能否|能不能|可不可以"
+"""Words that make an utterance ask something."""
+
+SELF_CONTAINED_RE = re.compile(rf"[，,？?]|{_ASKING_WORDS}")
 """A remainder with its own question word or clause break is a new question, not a follow-up."""
 
 SUBJECTLESS_MAX_CHARS = 16
@@ -64,7 +67,7 @@ SUBJECT_REPLY_MAX_CHARS = 10
 TRAILING_PUNCTUATION = "。.！!，, "
 """Stripped from a subject reply before it is put in front of the question it completes."""
 
-ASKS_RE = re.compile(r"[？?]|怎么|什么|多少|多久|多长|几|吗|呢|哪|谁|是否|能否|能不能|可不可以|要不要")
+ASKS_RE = re.compile(rf"[？?]|呢|要不要|{_ASKING_WORDS}")
 """The utterance asks something ("要谁批", "超过30天还能报吗"), unlike "好的" or "收到"."""
 
 BARE_NUMBER_RE = re.compile(r"^\d+(?:\.\d+)?$")

@@ -85,7 +85,7 @@ def _practice(fact: VerifiedFact) -> list[str]:
     v = fact.value
     who = _s(v.get("memberName"))
     if fact.fact_type == "NO_PRACTICE_RECORDS":
-        return [f"{_window(v)}{who}没有训练记录。" if who else f"{_window(v)}没有训练记录。"]
+        return [f"{_window(v)}{who}没有训练记录。"]
     if fact.fact_type == "PRACTICE_SUMMARY":
         lines = [
             f"{_window(v)}你共练习 {_s(v['recordCount'])} 次，平均 {_s(v['averageScore'])} 分，"
@@ -102,27 +102,25 @@ def _practice(fact: VerifiedFact) -> list[str]:
         f"{_window(v)}团队 {_s(v['memberCount'])} 人共练习 {_s(v['recordCount'])} 次，"
         f"待复盘 {_s(v['pendingReviewCount'])} 次："
     ]
-    for item in _items(v.get("pendingReview")):
-        lines.append(
-            f"{_BULLET}{_s(item['userName'])}：{_s(item['courseTitle'])}（{_md(item['practicedOn'])}，"
-            f"{_s(item['score'])} 分）待复盘"
-        )
-    return lines
+    return lines + [_pending_review(item, named=True) for item in _items(v.get("pendingReview"))]
+
+
+def _pending_review(item: dict[str, JsonValue], *, named: bool) -> str:
+    """One practice record awaiting review; the member's name leads when the list spans the team."""
+    who = f"{_s(item['userName'])}：" if named else ""
+    day, score = _md(item["practicedOn"]), _s(item["score"])
+    return f"{_BULLET}{who}{_s(item['courseTitle'])}（{day}，{score} 分）待复盘"
 
 
 def _member_practice(v: dict[str, JsonValue], who: str) -> list[str]:
     """One team member's practice (the team read filtered to that member)."""
-    lines = [f"{_window(v)}{who}"]
-    for member in _items(v.get("members")):
-        lines[0] += (
-            f"共练习 {_s(member['recordCount'])} 次，平均 {_s(member['averageScore'])} 分，"
-            f"待复盘 {_s(member['pendingReviewCount'])} 次"
-        )
-    lines[0] += "："
-    for item in _items(v.get("pendingReview")):
-        day, score = _md(item["practicedOn"]), _s(item["score"])
-        lines.append(f"{_BULLET}{_s(item['courseTitle'])}（{day}，{score} 分）待复盘")
-    return lines
+    summary = "".join(
+        f"共练习 {_s(m['recordCount'])} 次，平均 {_s(m['averageScore'])} 分，"
+        f"待复盘 {_s(m['pendingReviewCount'])} 次"
+        for m in _items(v.get("members"))
+    )
+    pending = [_pending_review(item, named=False) for item in _items(v.get("pendingReview"))]
+    return [f"{_window(v)}{who}{summary}：", *pending]
 
 
 def _results(fact: VerifiedFact) -> list[str]:
