@@ -134,3 +134,46 @@ def test_a_decade_long_before_the_asked_year_is_another_time() -> None:
     assert names_other_year("上世纪60年代到80年代，香港经济腾飞，GDP年均增长速度近9%。", asked)
     assert not names_other_year("2021年香港GDP增长6.4%，为80年代以来最高。", asked)
     assert not names_other_year("香港GDP增长6.4%。", asked)
+
+
+def test_an_identifier_is_matched_whole_and_a_distance_pins_an_event() -> None:
+    ids = question_identifiers("北京冬奥会男子500米速度滑冰金牌")
+    assert ids == ("500米",)
+    assert names_identifiers("高亭宇获得男子500米速度滑冰金牌", ids)
+    assert not names_identifiers("她又增加了女子1500米金牌", ids)
+    assert not names_identifiers("13号楼停水", ("3号",))
+    assert names_identifiers("小米Mix4搭载骁龙888Plus", question_identifiers("小米MIX4的处理器是什么"))
+
+
+def test_a_span_the_question_states_in_other_case_is_not_new() -> None:
+    question = "小米MIX4的处理器是什么"
+    assert answer_spans(AnswerKind.NAME, "更多关于小米Mix4的信息请关注本站。", question) == []
+
+
+def test_a_year_put_straight_before_the_subject_is_the_year_asked() -> None:
+    assert question_years("2022春运开始时间") == frozenset({2022})
+    assert question_years("2022清明档票房是多少") == frozenset({2022})
+    assert question_years("2000元以上的采购谁审批") == frozenset()
+    assert question_years("2000多人参加的活动在哪") == frozenset()
+    assert question_years("2025版报销制度的住宿标准是多少") == frozenset()
+
+
+def test_digits_inside_a_longer_number_are_not_a_day() -> None:
+    assert answer_spans(AnswerKind.DATE, "粤ICP备17055554号", "春运什么时候开始") == []
+    assert answer_spans(AnswerKind.DATE, "春运于1月17日开始", "春运什么时候开始") == ["1月17日"]
+
+
+def test_a_bare_year_does_not_answer_when_the_question_names_its_year() -> None:
+    assert answer_spans(AnswerKind.DATE, "旅客量与2021年基本持平。", "2022春运开始时间") == []
+    assert answer_spans(AnswerKind.DATE, "2022年春运从1月17日开始。", "2022春运开始时间") == ["1月17日"]
+    assert answer_spans(AnswerKind.DATE, "该公司成立于1998年。", "该公司哪一年成立") == ["1998年"]
+
+
+def test_a_percentage_does_not_answer_a_question_about_a_total() -> None:
+    share = "宝马集团在中国市场的销量已占全球销量的近34%。"
+    assert answer_spans(AnswerKind.NUMBER, share, "2021年宝马全球销量？") == []
+    assert answer_spans(AnswerKind.NUMBER, "销量同比增长8.9%。", "2021年宝马销量增长了多少") == ["8.9%"]
+    overtime = "休息日安排劳动者工作的，支付不低于工资的200%的工资报酬。"
+    assert answer_spans(AnswerKind.NUMBER, overtime, "休息日加班费是多少") == ["200%"]
+    assert answer_spans(AnswerKind.NUMBER, "工业增加值增长9.6%。", "2021年工业增加值增长了多少") == ["9.6%"]
+    assert answer_spans(AnswerKind.NUMBER, "出生率为7.52‰。", "2021年人口出生率") == ["7.52‰"]

@@ -65,7 +65,7 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
 )
 
 _YEAR_OR_DATE = re.compile(
-    r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?|\d{1,2}\s*月\s*\d{1,2}\s*[日号]"
+    r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?|(?<!\d)\d{1,2}\s*月\s*\d{1,2}\s*[日号]"
 )
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _MEASURE = (
@@ -77,9 +77,9 @@ _NUMBER = re.compile(
     rf"[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
 )
 _DATE = re.compile(
-    rf"(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
-    rf"\d{{1,2}}\s*月(?:份|初|中旬|上旬|下旬|底)?|[一二三四五六七八九十]{{1,3}}月[一二三四五六七八九十]{{0,3}}[日号]?|"
-    rf"\d{{1,2}}\s*[日号]|\d{{1,2}}\s*[:：]\s*\d{{2}}|[上下]午|凌晨|傍晚|周[一二三四五六日]|星期[一二三四五六日天]|"
+    rf"(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|(?<!\d)\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
+    rf"(?<!\d)\d{{1,2}}\s*月(?:份|初|中旬|上旬|下旬|底)?|[一二三四五六七八九十]{{1,3}}月[一二三四五六七八九十]{{0,3}}[日号]?|"
+    rf"(?<!\d)\d{{1,2}}\s*[日号]|(?<!\d)\d{{1,2}}\s*[:：]\s*\d{{2}}|[上下]午|凌晨|傍晚|周[一二三四五六日]|星期[一二三四五六日天]|"
     rf"春节|元旦|除夕|国庆|中秋|端午|清明|"
     rf"(?:\d+|[{_CN_NUM}]+)\s*(?:个)?\s*(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)"
 )
@@ -93,7 +93,8 @@ _PLACE_WORDS = re.compile(
 )
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _IDENTIFIER = re.compile(
-    rf"第[\d{_CN_NUM}]+[届任次期号艘代批轮季]|[{_CN_NUM}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号"
+    rf"第[\d{_CN_NUM}]+[届任次期号艘代批轮季]|[{_CN_NUM}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号|"
+    r"(?<![\d.])\d+(?:米|公里)"
 )
 
 
@@ -112,9 +113,12 @@ def answer_kind(question: str) -> AnswerKind | None:
 
 
 def _is_new(span: str, question: str) -> bool:
-    """A span the question does not already state (its digits are not all the question's own)."""
-    compact = re.sub(r"\s+", "", span)
-    if compact in question:
+    """A span the question does not already state (its digits are not all the question's own).
+
+    Case does not matter: "小米Mix4" is what "小米MIX4的处理器是什么" already states.
+    """
+    compact = re.sub(r"\s+", "", span).lower()
+    if compact in question.lower():
         return False
     digits = _DIGITS.findall(compact)
     asked = set(_DIGITS.findall(question))
@@ -185,12 +189,39 @@ def lists_what_is_counted(sentence: str, question: str) -> bool:
     return any(word in sentence for word in _LISTED_ALIKE.get(counted, (counted[0],)))
 
 
+_ONLY_A_YEAR = re.compile(r"(?:19|20)\d{2}\s*年")
+_PERCENT = re.compile(r"[%％‰]|百分之")
+_ASKS_A_RATE = re.compile(
+    r"率|增长|增速|增幅|涨幅|降幅|下降|减少|上涨|下跌|占比|比例|比重|百分|同比|环比|份额|几成"
+)
+_ASKS_A_TOTAL = re.compile(r"[销产总]量|[交付吞吐发送]+量|人数|数量|票房|营收|总额|规模")
+"""A total or a count: 销量是多少 is not answered by 占全球销量的34% (加班费是多少 may be a percentage)."""
+
+
+def _fits(kind: AnswerKind, span: str, question: str) -> bool:
+    """A span of the right shape for this question, beyond being of the asked kind.
+
+    When the question names its year, a bare year answers neither 什么时候 (the day is asked)
+    nor anything else; a question about a total or a count is not answered by a percentage
+    unless it asks for a rate or a change (销量增长了多少).
+    """
+    if kind is AnswerKind.DATE:
+        return not (_ONLY_A_YEAR.fullmatch(span.strip()) and question_years(question))
+    if kind is AnswerKind.NUMBER and _PERCENT.search(span) and _ASKS_A_TOTAL.search(question):
+        return _ASKS_A_RATE.search(question) is not None
+    return True
+
+
 def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     """Spans of `sentence` that could answer a question of `kind` (not ones the question states).
 
     A count question (几个阶段, 几天) is answered only by a number of the thing it counts.
     """
-    spans = [span for span in _candidates(kind, sentence) if _is_new(span, question)]
+    spans = [
+        span
+        for span in _candidates(kind, sentence)
+        if _is_new(span, question) and _fits(kind, span, question)
+    ]
     counted = _counted(question) if kind is AnswerKind.NUMBER else None
     if counted is None:
         return spans
@@ -205,9 +236,16 @@ def question_identifiers(question: str) -> tuple[str, ...]:
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年))(\s*年?\s*(?:起|以来|开始))?")
 
 
+_BARE_YEAR = re.compile(rf"(?<![\d.])((?:19|20)\d{{2}})(?=[\u4e00-\u9fff])(?!{_MEASURE}|版|多|余|左右|以)")
+"""A year a question puts straight before its subject: 2022春运, 2022清明档 (not 2000元, 2000多人,
+nor a document version: 2025版)."""
+
+
 def question_years(question: str) -> frozenset[int]:
-    """The years a question names (2021年, 2022赛季)."""
-    return frozenset(int(match.group(1)) for match in _YEAR.finditer(question))
+    """The years a question names (2021年, 2022赛季, 2022春运)."""
+    return frozenset(
+        int(match.group(1)) for pattern in (_YEAR, _BARE_YEAR) for match in pattern.finditer(question)
+    )
 
 
 _DECADE = re.compile(r"上世纪|[二十九一]{0,2}世纪[0-9一二三四五六七八九十]*年代|(?<!\d)[1-9]0年代")
@@ -232,10 +270,16 @@ def names_other_year(text: str, years: frozenset[int]) -> bool:
     return bool(stated) and not stated & years
 
 
+def _identifier_pattern(identifier: str) -> re.Pattern[str]:
+    """The identifier as a whole: 500米 is not the end of 1500米, 3号 not the start of 30号."""
+    before = r"(?<!\d)(?<!\d\.)" if identifier[0].isdigit() else ""
+    after = r"(?!\.?\d)" if identifier[-1].isdigit() else ""
+    return re.compile(before + re.escape(identifier) + after, re.IGNORECASE)
+
+
 def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
     """True when `text` states every identifier (case-insensitive): 第27届 does not answer 第28届."""
-    lowered = text.lower()
-    return all(identifier.lower() in lowered for identifier in identifiers)
+    return all(_identifier_pattern(identifier).search(text) for identifier in identifiers)
 
 
 def states_an_answer(kind: AnswerKind, sentence: str, question: str) -> bool:
