@@ -42,3 +42,16 @@ def test_the_heading_names_the_subject_of_the_sentences_under_it() -> None:
     assert answering_sentences(ask, question_terms(question), body, heading) == [
         "2. 通知电梯维保单位，要求维保人员在60分钟内到场。"
     ]
+
+
+def test_a_fragment_dated_to_other_years_only_answers_nothing_about_the_year_asked() -> None:
+    report = "2001年，高考报名人数首次突破400万人。此后报考人数一路飙升，到2008年达到1050万人。"
+    assert _answering("2022年高考报名人数是多少", report) == []
+    assert _answering("高考报名人数是多少", report)
+    undated = "高考报名人数为1193万人，比上年增加115万人。"
+    assert _answering("2022年高考报名人数是多少", undated)
+
+
+def test_a_rule_in_force_since_an_earlier_year_still_answers_a_later_year() -> None:
+    rule = "本制度自2024年1月1日起施行。员工累计工作满1年的，年休假5天。"
+    assert _answering("2026年年休假有多少天", rule) == ["员工累计工作满1年的，年休假5天。"]

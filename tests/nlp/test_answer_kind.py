@@ -86,6 +86,8 @@ def test_a_sentence_dated_to_another_year_only_is_about_that_year() -> None:
     assert not names_other_year("2021年全国出生人口1062万人，比2020年减少", years)
     assert not names_other_year("全国出生人口1062万人", years)
     assert not names_other_year("自2019年起按新口径统计", years)
+    assert not names_other_year("本办法自2019年1月1日起施行", years)
+    assert names_other_year("2019年1月1日发布", years)
 
 
 @pytest.mark.parametrize(

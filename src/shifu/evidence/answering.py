@@ -54,8 +54,12 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     """The sentences of `body` that state an answer of the asked kind about the question's subject.
 
     `heading` (the fragment's title, heading path and locator) names the subject of every
-    sentence under it: 四、电梯困人 … "维保人员在60分钟内到场" is about 电梯困人.
+    sentence under it: 四、电梯困人 … "维保人员在60分钟内到场" is about 电梯困人. A fragment
+    dated to other years only (a report on 2001 to 2008) answers nothing about the year asked,
+    not even in its undated sentences ("此后报考人数一路飙升").
     """
+    if names_other_year(heading + body, ask.years):
+        return []
     sentences = [part.strip() for part in _SENTENCE.findall(body) if part.strip()]
     found: list[str] = []
     for index, sentence in enumerate(sentences):

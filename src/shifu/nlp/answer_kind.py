@@ -233,7 +233,10 @@ def question_identifiers(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(match.group(0) for match in _IDENTIFIER.finditer(question)))
 
 
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年))(\s*年?\s*(?:起|以来|开始))?")
+_YEAR = re.compile(
+    r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年))"
+    r"(\s*年?\s*(?:\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?\s*(?:起|以来|开始|施行|实施|生效))?"
+)
 
 
 _BARE_YEAR = re.compile(rf"(?<![\d.])((?:19|20)\d{{2}})(?=[\u4e00-\u9fff])(?!{_MEASURE}|版|多|余|左右|以)")
@@ -255,7 +258,8 @@ _DECADE = re.compile(r"上世纪|[二十九一]{0,2}世纪[0-9一二三四五六
 def names_other_year(text: str, years: frozenset[int]) -> bool:
     """True when `text` is dated to other years only: 2020年的销量 does not answer 2021年.
 
-    A year the text starts from (自2020年起, 2020年以来) still covers the later years asked about.
+    A year the text starts from (自2020年起, 2020年以来, 自2024年1月1日起施行) still covers the
+    later years asked about.
     """
     if not years:
         return False
