@@ -432,6 +432,8 @@ def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
         ("报销需要提交哪些材料", "要谁批", "报销要谁批"),
         ("报销需要提交哪些材料", "超过30天还能报吗", "报销超过30天还能报吗"),
         ("年假要提前几天申请", "最多能休几天", "年假最多能休几天"),
+        ("报销需要提交哪些材料", "多久能到账", "报销多久能到账"),  # 到账 says what happens, not to what
+        ("发票怎么开", "丢了怎么办", "发票丢了怎么办"),
     ],
 )
 def test_a_question_without_a_subject_of_its_own_takes_the_previous_subject(
@@ -467,6 +469,7 @@ def test_only_a_subjectless_question_after_a_knowledge_question_inherits(
     [
         ("报销", "报销超过30天还能报吗"),
         ("报销的。", "报销的超过30天还能报吗"),
+        ("丢了", "丢了"),  # a situation is not the subject asked for
         ("好的", "好的"),
         ("年假怎么休", "年假怎么休"),
     ],

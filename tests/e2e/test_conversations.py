@@ -317,3 +317,15 @@ def test_a_question_naming_no_subject_is_asked_back_then_completed_by_the_reply(
     assert completed["status"] == "COMPLETED", completed["answer"]
     cited = {(c["documentKey"], c["locator"]) for c in completed["citations"]}
     assert ("baoxiao_zhidu_2025", "六、费用报销的提交时限") in cited
+
+
+def test_when_a_payout_arrives_is_asked_of_the_subject_in_play(actor: Any, clock: FakeClock) -> None:
+    employee = actor("employee")
+    alone = employee.ask("多久能到账")
+    assert alone["status"] == "NEEDS_INPUT" and "SUBJECT_MISSING" in alone["trace"]["reasonCodes"]
+    assert alone["citations"] == [], "到账 of what? nothing is quoted"
+    completed = employee.ask("报销")
+    assert completed["status"] == "COMPLETED", completed["answer"]
+    assert "转入报销人的工资卡" in completed["answer"], "the payout step, not the submission deadline"
+    cited = {(c["documentKey"], c["locator"]) for c in completed["citations"]}
+    assert ("baoxiao_zhidu_2025", "五、费用报销的办理步骤") in cited

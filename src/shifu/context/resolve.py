@@ -279,7 +279,7 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
         return None
     if len(question) > cues.SUBJECTLESS_MAX_CHARS or not cues.ASKS_RE.search(question):
         return None
-    if not question_terms(question).empty:
+    if question_terms(question).names_a_subject:
         return None
     previous = question_terms(frame.question)
     weights = {term.text: term.weight for term in previous.terms}
@@ -306,7 +306,7 @@ def _completed_question(question: str, frame: QuestionFrame | None) -> str | Non
     """
     if frame is None or frame.intent is not Intent.KNOWLEDGE_QA:
         return None
-    if not names_only_a_subject(question) or not question_terms(frame.question).empty:
+    if not names_only_a_subject(question) or question_terms(frame.question).names_a_subject:
         return None
     return f"{question.rstrip(cues.TRAILING_PUNCTUATION)}{frame.question}"
 
@@ -315,7 +315,7 @@ def names_only_a_subject(question: str) -> bool:
     """A short utterance that names a subject and asks nothing ("报销", "报销的")."""
     if len(question) > cues.SUBJECT_REPLY_MAX_CHARS or cues.ASKS_RE.search(question):
         return False
-    return not question_terms(question).empty
+    return question_terms(question).names_a_subject
 
 
 def resolve_context(

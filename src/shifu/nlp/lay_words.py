@@ -52,6 +52,11 @@ GENERIC_WORDS: frozenset[str] = _words(
 )
 """Words too general to be the subject of a question on their own (courtesies name nothing either)."""
 
+_LOST = ("丢了", "弄丢", "丢失", "遗失")
+_BROKEN = ("坏了", "损坏")
+_DISPUTED = ("不同意", "不认可", "有异议", "不服")
+_PAID_OUT = ("到账", "到帐", "打款", "回款")
+
 LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "辞职": ("解除劳动合同", "解除"),
     "电梯门": ("轿厢门", "电梯"),
@@ -116,16 +121,20 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "消防巡查": ("消防巡检", "消防巡查"),
     "消防巡检": ("消防巡查", "消防巡检"),
     "下班": ("工作时间",),
-    **dict.fromkeys(("丢了", "弄丢", "丢失", "遗失"), ("丢失", "遗失", "灭失", "丢了")),
-    **dict.fromkeys(("坏了", "损坏"), ("损坏", "故障", "坏了")),
-    **dict.fromkeys(
-        ("不同意", "不认可", "有异议", "不服"), ("异议", "不服", "不同意", "不认可", "申诉", "复核")
-    ),
+    **dict.fromkeys(_LOST, ("丢失", "遗失", "灭失", "丢了")),
+    **dict.fromkeys(_BROKEN, ("损坏", "故障", "坏了")),
+    **dict.fromkeys(_DISPUTED, ("异议", "不服", "不同意", "不认可", "申诉", "复核")),
+    **dict.fromkeys(_PAID_OUT, ("到账", "转入", "转账", "打款", "汇款")),
 }
 """Lay word → statute words that cover it (any one is enough).
 
-The last rows name a situation ("发票丢了怎么办"): a section about the subject that never speaks
-of the situation does not answer it, so the situation word must be covered like any other term."""
+The last rows name a situation ("发票丢了怎么办", "多久能到账"): a section about the subject that
+never speaks of the situation does not answer it, so the situation word must be covered like any
+other term."""
+
+SITUATION_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT))
+"""Words that say what happened to something, not what it is: "多久能到账" or "丢了怎么办" alone
+still names no subject (到账 of what?), so the conversation lends one or asks back."""
 
 DOMAIN_WORDS: frozenset[str] = _words(
     """

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS
+from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS, SITUATION_WORDS
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(
@@ -181,6 +181,11 @@ class QuestionTerms:
     def empty(self) -> bool:
         """True when the question has no salient term (nothing to be relevant to)."""
         return not self.terms
+
+    @property
+    def names_a_subject(self) -> bool:
+        """True when some term names what the question is about, not only what happened to it."""
+        return any(term.text not in SITUATION_WORDS for term in self.terms)
 
 
 _EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样", "那种", "那类", "一类"})

@@ -19,9 +19,12 @@ SUBJECT_MISSING = "SUBJECT_MISSING"
 
 
 def lacks_subject(plan: SemanticQueryPlan, resolved: ResolvedContext) -> bool:
-    """True for a knowledge question that names no salient term and points at no document."""
+    """True for a knowledge question that names no subject and points at no document.
+
+    "多久能到账" names what happened (到账), not to what: it is asked back like "要谁批".
+    """
     if plan.intent is not Intent.KNOWLEDGE_QA:
         return False
     if any(reference.citation_id for reference in resolved.references):
         return False
-    return question_terms(plan.normalized_question).empty
+    return not question_terms(plan.normalized_question).names_a_subject
