@@ -101,3 +101,10 @@ def test_failed_calls_get_a_fixed_chinese_message(status: ToolStatus) -> None:
         )
         == 3
     )
+
+
+def test_the_team_summary_counts_who_practised_not_the_team_size(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={})
+    result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    members = result.facts[0].value["memberCount"]
+    assert f"团队中有 {members} 人练习过" in render_result(result)

@@ -99,7 +99,7 @@ def _practice(fact: VerifiedFact) -> list[str]:
     if who:
         return _member_practice(v, who)
     lines = [
-        f"{_window(v)}团队 {_s(v['memberCount'])} 人共练习 {_s(v['recordCount'])} 次，"
+        f"{_window(v)}团队中有 {_s(v['memberCount'])} 人练习过，共 {_s(v['recordCount'])} 次，"
         f"待复盘 {_s(v['pendingReviewCount'])} 次："
     ]
     return lines + [_pending_review(item, named=True) for item in _items(v.get("pendingReview"))]
