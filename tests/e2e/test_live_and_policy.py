@@ -108,6 +108,18 @@ def test_a_supervisor_asking_about_one_member_reads_only_that_member(actor: Any)
     assert outside["status"] == "COMPLETED" and "没有训练记录" in outside["answer"]
 
 
+def test_who_has_not_practised_is_read_from_the_supervised_roster(actor: Any) -> None:
+    response = actor("supervisor").ask("这个月谁还没练习")
+    assert response["status"] == "COMPLETED", response["answer"]
+    assert called(response) == {"TEAM_PRACTICE_SUMMARY"}
+    summary = next(i for i in response["data"]["items"] if i["type"] == "TEAM_PRACTICE_SUMMARY")
+    missing = summary["membersWithoutPractice"]
+    assert "赵六" not in missing and "李四" not in missing, "another project's staff; the supervisor"
+    practised = {m["userName"] for m in summary["members"]}
+    assert practised.isdisjoint(missing)
+    assert ("还没有练习" in response["answer"]) == bool(missing)
+
+
 # -- forged model plans (a small deployment whose model endpoint is a scripted fake) ---------
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from shifu.actions.directory import SqlTeamDirectory
 from shifu.contracts.common import Authority, Lifecycle, Role, Verification
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.evidence import DocumentEvidence, DocumentScope, ResourceRef
@@ -163,6 +164,11 @@ def knowledge() -> FakeKnowledge:
 @pytest.fixture
 def executor(seeded: sessionmaker[Session], knowledge: FakeKnowledge) -> Iterator[ToolExecutor]:
     """The executor over the embedded demo domain and the fake knowledge port."""
-    value = build_tool_executor(domain=EmbeddedDomain(seeded), knowledge=knowledge, resources=knowledge)
+    value = build_tool_executor(
+        domain=EmbeddedDomain(seeded),
+        knowledge=knowledge,
+        resources=knowledge,
+        roster=SqlTeamDirectory(seeded),
+    )
     yield value
     value.close()

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
+from sqlalchemy.orm import Session, sessionmaker
 
+from shifu.actions.directory import SqlTeamDirectory
 from shifu.contracts.common import Intent, ToolCode, ToolStatus
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.evidence import ToolResult, VerifiedFact
 from shifu.contracts.plan import ToolCall
-from shifu.tools import RunBudget, ToolExecutor
+from shifu.demo.org_seed import HUAFU
+from shifu.domain.embedded import EmbeddedDomain
+from shifu.tools import RunBudget, ToolExecutor, build_tool_executor
+from shifu.tools.ports import KnowledgeSearchPort
 from shifu.tools.render import STATUS_MESSAGES, render_facts, render_result
 
 Ctx = Callable[..., ExecutionContext]
@@ -108,3 +113,38 @@ def test_the_team_summary_counts_who_practised_not_the_team_size(executor: ToolE
     result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
     members = result.facts[0].value["memberCount"]
     assert f"团队中有 {members} 人练习过" in render_result(result)
+
+
+def test_the_roster_names_who_has_not_practised(
+    seeded: sessionmaker[Session], knowledge: KnowledgeSearchPort, ctx_of: Ctx
+) -> None:
+    class Roster:
+        def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
+            return ["新人甲", *SqlTeamDirectory(seeded).member_names(tenant_id, project_ids)]
+
+    executor = build_tool_executor(domain=EmbeddedDomain(seeded), knowledge=knowledge, roster=Roster())
+    try:
+        team = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={})
+        result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, team, budget=RunBudget())
+        assert result.facts[0].value["membersWithoutPractice"] == ["新人甲"]
+        assert render_result(result).endswith("此期间还没有练习：新人甲")
+        one = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={"memberName": "孙八"})
+        result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, one, budget=RunBudget())
+        assert "membersWithoutPractice" not in result.facts[0].value
+    finally:
+        executor.close()
+
+
+def test_a_team_where_everyone_practised_says_so(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={})
+    result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    assert result.facts[0].value["membersWithoutPractice"] == []
+    assert render_result(result).endswith("团队成员在此期间都练习过。")
+
+
+def test_the_roster_lists_the_staff_of_the_projects_not_their_supervisors(
+    seeded: sessionmaker[Session],
+) -> None:
+    names = SqlTeamDirectory(seeded).member_names("demo", [HUAFU])
+    assert set(names) == {"张三", "孙八", "周九"}
+    assert SqlTeamDirectory(seeded).member_names("other-tenant", [HUAFU]) == []

@@ -87,6 +87,21 @@ class SqlTeamDirectory:
             chosen = others[0] if others else (supervisors[0] if supervisors else None)
             return self._person(session, chosen) if chosen is not None else None
 
+    def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
+        """Display names of the active staff (not the supervisors) of `project_ids`."""
+        stmt = (
+            select(UserRow.display_name)
+            .join(ProjectMemberRow, ProjectMemberRow.user_id == UserRow.id)
+            .where(
+                ProjectMemberRow.project_id.in_(list(project_ids)),
+                ProjectMemberRow.is_supervisor.is_(False),
+                UserRow.tenant_id == tenant_id,
+                UserRow.active.is_(True),
+            )
+        )
+        with self._sessions() as session:
+            return sorted(set(session.scalars(stmt)))
+
     def project_name(self, tenant_id: str, project_id: str) -> str | None:
         """Display name of a project of the tenant."""
         with self._sessions() as session:

@@ -225,17 +225,18 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
         if settings.domain_base_url
         else EmbeddedDomainWriter(sessions)
     )
+    directory = SqlTeamDirectory(sessions)
     actions = ActionService(
         session_factory=sessions,
         tickets=tickets,
         writers=writers,
-        directory=SqlTeamDirectory(sessions),
+        directory=directory,
         reviews=PendingReviewsFromPractice(domain, settings.tz),
         tz=settings.tz,
     )
     port = KnowledgePort(knowledge)
     executor = build_tool_executor(
-        domain=domain, knowledge=port, resources=port, handlers=draft_handlers(actions)
+        domain=domain, knowledge=port, resources=port, handlers=draft_handlers(actions), roster=directory
     )
     composer: Composer = ExtractiveComposer()
     if settings.llm_base_url and settings.llm_model:

@@ -22,6 +22,7 @@ from shifu.tools.ports import (
     KnowledgeSearchPort,
     PracticeSource,
     TaskSource,
+    TeamRoster,
     WorkResultSource,
 )
 from shifu.tools.read import LiveDataTools
@@ -39,6 +40,7 @@ def build_tool_executor(
     resources: KnowledgeResourcePort | None = None,
     handlers: ToolHandlers | None = None,
     registry: ToolRegistry | None = None,
+    roster: TeamRoster | None = None,
     max_workers: int = 8,
 ) -> ToolExecutor:
     """The executor with every built-in handler plus `handlers` (drafts, media, web) plugged in.
@@ -48,7 +50,7 @@ def build_tool_executor(
     registry = registry or ToolRegistry()
     builtin: dict[ToolCode, ToolHandler] = {
         **LiveDataTools(
-            registry, tasks=domain, practice=domain, results=domain, candidates=domain
+            registry, tasks=domain, practice=domain, results=domain, candidates=domain, roster=roster
         ).handlers(),
         **KnowledgeTools(knowledge, resources).handlers(),
         ToolCode.CAPABILITY_QUERY: CapabilityTool(registry),

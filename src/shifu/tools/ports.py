@@ -123,6 +123,14 @@ class PracticeSource(Protocol):
     ) -> Sequence[PracticeView]: ...
 
 
+class TeamRoster(Protocol):
+    """Who belongs to a set of projects (the org snapshot, not the practice system)."""
+
+    def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
+        """Display names of the active staff (not the supervisors) of `project_ids`."""
+        ...
+
+
 class WorkResultSource(Protocol):
     """Reads work results, own or team (see shifu.domain.ports.WorkResultReads)."""
 

@@ -8,7 +8,7 @@ an empty answer: "no tasks" is a fact too (seed 001 §14.1).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TypeVar
 from zoneinfo import ZoneInfo
@@ -36,6 +36,7 @@ from shifu.tools.ports import (
     PracticeView,
     TaskSource,
     TaskView,
+    TeamRoster,
     WorkResultSource,
     WorkResultView,
 )
@@ -71,8 +72,10 @@ class LiveDataTools:
         practice: PracticeSource,
         results: WorkResultSource,
         candidates: CandidateProgressSource,
+        roster: TeamRoster | None = None,
     ) -> None:
         self._registry = registry
+        self._roster = roster
         self._tasks = tasks
         self._practice = practice
         self._results = results
@@ -190,7 +193,8 @@ class LiveDataTools:
         """Practice and pending reviews of the supervised projects the gate authorized.
 
         With `memberName`, only that member's records inside those projects: a name outside the
-        team finds nothing, exactly like a member who did not practise.
+        team finds nothing, exactly like a member who did not practise. Over the whole team, the
+        roster (when wired) names the members with no practice in the window ("谁还没练习").
         """
         args = _expect(args, TeamPracticeArgs)
         window = resolve_window(ctx, args.date_range, args.start_date, args.end_date)
@@ -221,6 +225,7 @@ class LiveDataTools:
                 {"userName": r.user_name, **_practice_item(r, window)} for r in pending[:MAX_ITEMS]
             ],
             **named,
+            **self._without_practice(ctx, project_ids, by_member, member),
             "members": [
                 {
                     "userName": name,
@@ -234,6 +239,19 @@ class LiveDataTools:
         }
         fact = stamp.fact("TEAM_PRACTICE_SUMMARY", key, value)
         return self._result(call, [fact], "PRACTICE_RECORDS", len(rows))
+
+    def _without_practice(
+        self,
+        ctx: ExecutionContext,
+        project_ids: tuple[str, ...],
+        practised: Mapping[str, object],
+        member: str | None,
+    ) -> dict[str, JsonValue]:
+        """The team's staff with no practice in the window (only over the whole team, with a roster)."""
+        if self._roster is None or member:
+            return {}
+        everyone = self._roster.member_names(ctx.tenant_id, project_ids)
+        return {"membersWithoutPractice": [name for name in everyone if name not in practised]}
 
     # -- work results ------------------------------------------------------------------------
 

@@ -102,7 +102,18 @@ def _practice(fact: VerifiedFact) -> list[str]:
         f"{_window(v)}团队中有 {_s(v['memberCount'])} 人练习过，共 {_s(v['recordCount'])} 次，"
         f"待复盘 {_s(v['pendingReviewCount'])} 次："
     ]
-    return lines + [_pending_review(item, named=True) for item in _items(v.get("pendingReview"))]
+    lines += [_pending_review(item, named=True) for item in _items(v.get("pendingReview"))]
+    return lines + _without_practice(v)
+
+
+def _without_practice(v: dict[str, JsonValue]) -> list[str]:
+    """Who on the team has not practised in the window (only when the roster was read)."""
+    names = v.get("membersWithoutPractice")
+    if not isinstance(names, list):
+        return []
+    if not names:
+        return ["团队成员在此期间都练习过。"]
+    return ["此期间还没有练习：" + "、".join(_s(name) for name in names)]
 
 
 def _pending_review(item: dict[str, JsonValue], *, named: bool) -> str:
