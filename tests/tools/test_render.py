@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
@@ -119,15 +119,17 @@ def test_the_roster_names_who_has_not_practised(
     seeded: sessionmaker[Session], knowledge: KnowledgeSearchPort, ctx_of: Ctx
 ) -> None:
     class Roster:
-        def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
-            return ["新人甲", *SqlTeamDirectory(seeded).member_names(tenant_id, project_ids)]
+        def staff(self, tenant_id: str, project_ids: Sequence[str]) -> Mapping[str, str]:
+            # A namesake of a member who practised is matched by id, not by name.
+            namesakes = {"u-new": "新人甲", "u-zhangsan-2": "张三"}
+            return {**namesakes, **SqlTeamDirectory(seeded).staff(tenant_id, project_ids)}
 
     executor = build_tool_executor(domain=EmbeddedDomain(seeded), knowledge=knowledge, roster=Roster())
     try:
         team = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={})
         result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, team, budget=RunBudget())
-        assert result.facts[0].value["membersWithoutPractice"] == ["新人甲"]
-        assert render_result(result).endswith("此期间还没有练习：新人甲")
+        assert result.facts[0].value["membersWithoutPractice"] == ["张三", "新人甲"]
+        assert render_result(result).endswith("此期间还没有练习：张三、新人甲")
         one = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={"memberName": "孙八"})
         result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, one, budget=RunBudget())
         assert "membersWithoutPractice" not in result.facts[0].value
@@ -145,6 +147,6 @@ def test_a_team_where_everyone_practised_says_so(executor: ToolExecutor, ctx_of:
 def test_the_roster_lists_the_staff_of_the_projects_not_their_supervisors(
     seeded: sessionmaker[Session],
 ) -> None:
-    names = SqlTeamDirectory(seeded).member_names("demo", [HUAFU])
-    assert set(names) == {"张三", "孙八", "周九"}
-    assert SqlTeamDirectory(seeded).member_names("other-tenant", [HUAFU]) == []
+    staff = SqlTeamDirectory(seeded).staff("demo", [HUAFU])
+    assert staff == {"u-zhangsan": "张三", "u-sunba": "孙八", "u-zhoujiu": "周九"}
+    assert SqlTeamDirectory(seeded).staff("other-tenant", [HUAFU]) == {}

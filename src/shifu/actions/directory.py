@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -87,10 +87,10 @@ class SqlTeamDirectory:
             chosen = others[0] if others else (supervisors[0] if supervisors else None)
             return self._person(session, chosen) if chosen is not None else None
 
-    def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
-        """Display names of the active staff (not the supervisors) of `project_ids`."""
+    def staff(self, tenant_id: str, project_ids: Sequence[str]) -> Mapping[str, str]:
+        """User id → display name of the active staff (not the supervisors) of `project_ids`."""
         stmt = (
-            select(UserRow.display_name)
+            select(UserRow.id, UserRow.display_name)
             .join(ProjectMemberRow, ProjectMemberRow.user_id == UserRow.id)
             .where(
                 ProjectMemberRow.project_id.in_(list(project_ids)),
@@ -100,7 +100,7 @@ class SqlTeamDirectory:
             )
         )
         with self._sessions() as session:
-            return sorted(set(session.scalars(stmt)))
+            return {user_id: name for user_id, name in session.execute(stmt)}
 
     def project_name(self, tenant_id: str, project_id: str) -> str | None:
         """Display name of a project of the tenant."""

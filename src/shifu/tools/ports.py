@@ -7,7 +7,7 @@ so any record type with these attributes fits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
@@ -126,8 +126,8 @@ class PracticeSource(Protocol):
 class TeamRoster(Protocol):
     """Who belongs to a set of projects (the org snapshot, not the practice system)."""
 
-    def member_names(self, tenant_id: str, project_ids: Sequence[str]) -> Sequence[str]:
-        """Display names of the active staff (not the supervisors) of `project_ids`."""
+    def staff(self, tenant_id: str, project_ids: Sequence[str]) -> Mapping[str, str]:
+        """User id → display name of the active staff (not the supervisors) of `project_ids`."""
         ...
 
 

@@ -8,7 +8,7 @@ an empty answer: "no tasks" is a fact too (seed 001 §14.1).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import TypeVar
 from zoneinfo import ZoneInfo
@@ -225,7 +225,7 @@ class LiveDataTools:
                 {"userName": r.user_name, **_practice_item(r, window)} for r in pending[:MAX_ITEMS]
             ],
             **named,
-            **self._without_practice(ctx, project_ids, by_member, member),
+            **self._without_practice(ctx, project_ids, rows, member),
             "members": [
                 {
                     "userName": name,
@@ -244,14 +244,16 @@ class LiveDataTools:
         self,
         ctx: ExecutionContext,
         project_ids: tuple[str, ...],
-        practised: Mapping[str, object],
+        rows: Sequence[PracticeView],
         member: str | None,
     ) -> dict[str, JsonValue]:
         """The team's staff with no practice in the window (only over the whole team, with a roster)."""
         if self._roster is None or member:
             return {}
-        everyone = self._roster.member_names(ctx.tenant_id, project_ids)
-        return {"membersWithoutPractice": [name for name in everyone if name not in practised]}
+        practised = {row.user_id for row in rows}
+        staff = self._roster.staff(ctx.tenant_id, project_ids)
+        missing = sorted(name for user_id, name in staff.items() if user_id not in practised)
+        return {"membersWithoutPractice": list(missing)}
 
     # -- work results ------------------------------------------------------------------------
 
