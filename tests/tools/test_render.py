@@ -150,3 +150,17 @@ def test_the_roster_lists_the_staff_of_the_projects_not_their_supervisors(
     staff = SqlTeamDirectory(seeded).staff("demo", [HUAFU])
     assert staff == {"u-zhangsan": "张三", "u-sunba": "孙八", "u-zhoujiu": "周九"}
     assert SqlTeamDirectory(seeded).staff("other-tenant", [HUAFU]) == {}
+
+
+def test_a_window_with_no_practice_names_the_whole_roster(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    window = {"startDate": "2020-01-01", "endDate": "2020-01-31"}
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments=window)
+    result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    assert result.facts[0].fact_type == "NO_PRACTICE_RECORDS"
+    text = render_result(result)
+    assert "没有训练记录" in text and text.endswith("此期间还没有练习：周九、孙八、张三")
+    mine = ToolCall(tool=ToolCode.MY_PRACTICE_SUMMARY, arguments=window)
+    own = render_result(
+        executor.execute(ctx_of("employee"), Intent.PRACTICE_COACHING, mine, budget=RunBudget())
+    )
+    assert "还没有练习" not in own and "都练习过" not in own

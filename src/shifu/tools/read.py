@@ -211,8 +211,9 @@ class LiveDataTools:
         stamp = self._stamp(ctx, ToolCode.TEAM_PRACTICE_SUMMARY, self._practice.source_system, project_ids)
         key = "team-practice:" + ",".join(project_ids) + (f":{member}" if member else "")
         named: dict[str, JsonValue] = {"memberName": member} if member else {}
+        without = self._without_practice(ctx, project_ids, rows, member)
         if not rows:
-            return self._empty(call, stamp, "NO_PRACTICE_RECORDS", key, window, named)
+            return self._empty(call, stamp, "NO_PRACTICE_RECORDS", key, window, {**named, **without})
         by_member: dict[str, list[PracticeView]] = defaultdict(list)
         for row in rows:
             by_member[row.user_name].append(row)
@@ -225,7 +226,7 @@ class LiveDataTools:
                 {"userName": r.user_name, **_practice_item(r, window)} for r in pending[:MAX_ITEMS]
             ],
             **named,
-            **self._without_practice(ctx, project_ids, rows, member),
+            **without,
             "members": [
                 {
                     "userName": name,

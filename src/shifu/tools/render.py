@@ -85,7 +85,7 @@ def _practice(fact: VerifiedFact) -> list[str]:
     v = fact.value
     who = _s(v.get("memberName"))
     if fact.fact_type == "NO_PRACTICE_RECORDS":
-        return [f"{_window(v)}{who}没有训练记录。"]
+        return [f"{_window(v)}{who}没有训练记录。", *_without_practice(v)]
     if fact.fact_type == "PRACTICE_SUMMARY":
         lines = [
             f"{_window(v)}你共练习 {_s(v['recordCount'])} 次，平均 {_s(v['averageScore'])} 分，"
@@ -112,7 +112,7 @@ def _without_practice(v: dict[str, JsonValue]) -> list[str]:
     if not isinstance(names, list):
         return []
     if not names:
-        return ["团队成员在此期间都练习过。"]
+        return ["团队成员在此期间都练习过。"] if v.get("recordCount") else []
     return ["此期间还没有练习：" + "、".join(_s(name) for name in names)]
 
 
