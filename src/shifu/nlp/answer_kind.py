@@ -64,9 +64,11 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     ),
 )
 
-_YEAR_OR_DATE = re.compile(
+_CALENDAR_DATE = (
     r"(?:19|20)\d{2}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?|(?<!\d)\d{1,2}\s*月\s*\d{1,2}\s*[日号]"
 )
+"""A year (with its month and day) or a month and day: never a count, always a date."""
+_YEAR_OR_DATE = re.compile(_CALENDAR_DATE)
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _MEASURE = (
     r"人次|人|名|个月|个|次|万|亿|倍|天|年|岁|辆|吨|架|艘|座|家|所|项|条|份|元|块|米|公里|千米|"
@@ -77,7 +79,7 @@ _NUMBER = re.compile(
     rf"[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
 )
 _DATE = re.compile(
-    rf"(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|(?<!\d)\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
+    rf"{_CALENDAR_DATE}|"
     rf"(?<!\d)\d{{1,2}}\s*月(?:份|初|中旬|上旬|下旬|底)?|[一二三四五六七八九十]{{1,3}}月[一二三四五六七八九十]{{0,3}}[日号]?|"
     rf"(?<!\d)\d{{1,2}}\s*[日号]|(?<!\d)\d{{1,2}}\s*[:：]\s*\d{{2}}|[上下]午|凌晨|傍晚|周[一二三四五六日]|星期[一二三四五六日天]|"
     rf"春节|元旦|除夕|国庆|中秋|端午|清明|"
