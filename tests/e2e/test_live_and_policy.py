@@ -120,6 +120,15 @@ def test_who_has_not_practised_is_read_from_the_supervised_roster(actor: Any) ->
     assert ("还没有练习" in response["answer"]) == bool(missing)
 
 
+def test_a_staff_members_own_review_is_their_practice_not_a_refusal(actor: Any) -> None:
+    response = actor("employee").ask("我的复盘什么时候")
+    assert response["status"] == "COMPLETED", response["answer"]
+    assert called(response) == {"MY_PRACTICE_SUMMARY"}
+    assert "复盘" in response["answer"]
+    interview = actor("employee").ask("我的面试进度")
+    assert interview["status"] == "FORBIDDEN" and called(interview) == set()
+
+
 # -- forged model plans (a small deployment whose model endpoint is a scripted fake) ---------
 
 

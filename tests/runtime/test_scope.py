@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -10,7 +10,7 @@ from shifu.contracts.common import Intent, Role, ToolCode
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.entities import ExtractedEntities, PersonMention
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
-from shifu.runtime.scope import asks_about_someone_else, team_read_instead
+from shifu.runtime.scope import asks_about_someone_else, own_read_instead, team_read_instead
 
 CTX = ExecutionContext(
     run_id="r",
@@ -88,3 +88,53 @@ def test_no_team_read_is_made_up_otherwise(
     ctx: ExecutionContext, question: str, tool: ToolCode, persons: tuple[str, ...]
 ) -> None:
     assert team_read_instead(_plan(question, tool, persons), ctx) is None
+
+
+TODAY = date(2026, 12, 2)
+CANDIDATE = CTX.model_copy(update={"role": Role.CANDIDATE, "project_ids": ()})
+OPERATOR = CTX.model_copy(update={"role": Role.OPERATOR})
+
+
+@pytest.mark.parametrize(
+    ("ctx", "question", "tool"),
+    [
+        (CTX, "我的复盘什么时候", ToolCode.MY_PRACTICE_SUMMARY),
+        (CTX, "我的训练进度怎么样", ToolCode.MY_PRACTICE_SUMMARY),
+        (CTX, "我的任务进度", ToolCode.MY_CURRENT_TASKS),
+        (SUPERVISOR, "我的考核进度", ToolCode.MY_WORK_RESULTS),
+    ],
+)
+def test_staff_asking_about_their_own_records_get_the_staff_read_not_candidate_progress(
+    ctx: ExecutionContext, question: str, tool: ToolCode
+) -> None:
+    own = own_read_instead(_plan(question, ToolCode.MY_CANDIDATE_PROGRESS), ctx, TODAY)
+    assert own is not None and own.intent is Intent.LIVE_MY_WORK
+    assert [c.tool for c in own.tool_calls] == [tool]
+
+
+def test_the_staff_read_keeps_the_questions_date_window() -> None:
+    from shifu.contracts.entities import DateSpan
+
+    plan = _plan("我本周的复盘", ToolCode.MY_CANDIDATE_PROGRESS).model_copy(
+        update={
+            "entities": ExtractedEntities(
+                dates=[DateSpan(text="本周", start=date(2026, 11, 30), end=date(2026, 12, 6))]
+            )
+        }
+    )
+    own = own_read_instead(plan, CTX, TODAY)
+    assert own is not None
+    assert own.tool_calls[0].arguments == {"dateRange": "THIS_WEEK"}
+
+
+@pytest.mark.parametrize(
+    ("ctx", "question", "tool"),
+    [
+        (CTX, "我的面试进度", ToolCode.MY_CANDIDATE_PROGRESS),  # names no staff record: refused by the gate
+        (CANDIDATE, "我的复盘什么时候", ToolCode.MY_CANDIDATE_PROGRESS),  # a candidate has this read
+        (OPERATOR, "我的复盘什么时候", ToolCode.MY_CANDIDATE_PROGRESS),  # an operator has no own records
+        (CTX, "我的复盘什么时候", ToolCode.MY_PRACTICE_SUMMARY),  # already a staff read
+    ],
+)
+def test_no_other_own_read_is_made_up(ctx: ExecutionContext, question: str, tool: ToolCode) -> None:
+    assert own_read_instead(_plan(question, tool), ctx, TODAY) is None

@@ -57,7 +57,7 @@ from shifu.runtime.assemble import (
 )
 from shifu.runtime.follow_up import knowledge_follow_up
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
-from shifu.runtime.scope import asks_about_someone_else, team_read_instead
+from shifu.runtime.scope import asks_about_someone_else, own_read_instead, team_read_instead
 from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
 from shifu.runtime.turn import TurnResult
 from shifu.tools.executor import ToolExecutor
@@ -229,7 +229,10 @@ class AgentRuntime:
         entities = extract_entities(question, now=ctx.now, tz=self._p.tz)
         resolved = res.context.model_copy(update={"entities": entities})
         outcome = self._p.planner.plan(question, resolved, now=ctx.now, tz=self._p.tz)
-        plan = team_read_instead(outcome.plan, ctx) or outcome.plan
+        today = ctx.now.astimezone(self._p.tz).date()
+        plan = (
+            team_read_instead(outcome.plan, ctx) or own_read_instead(outcome.plan, ctx, today) or outcome.plan
+        )
         base = TurnResult(
             intent=plan.intent,
             status=ResponseStatus.COMPLETED,

@@ -9,10 +9,13 @@ a reason code instead. Team tools keep their own, supervised-project scope.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from shifu.contracts.common import Intent, ToolCode
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
+from shifu.planning.tool_calls import build_tool_calls
+from shifu.policy.rules import ROLE_TOOLS
 
 SELF_SCOPED_TOOLS = frozenset(
     {
@@ -59,3 +62,41 @@ def team_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext) -> Semanti
         for call in plan.tool_calls
     ]
     return plan.model_copy(update={"intent": Intent.LIVE_TEAM_WORK, "tool_calls": calls})
+
+
+OWN_RECORDS: tuple[tuple[ToolCode, re.Pattern[str]], ...] = (
+    (ToolCode.MY_PRACTICE_SUMMARY, re.compile(r"复盘|练习|训练|陪练|对练|演练")),
+    (ToolCode.MY_CURRENT_TASKS, re.compile(r"任务|待办|工单")),
+    (ToolCode.MY_WORK_RESULTS, re.compile(r"业绩|绩效|成绩|考核")),
+)
+"""Staff records a question can name, each with the self read that holds them."""
+
+
+def own_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext, today: date) -> SemanticQueryPlan | None:
+    """A staff member's "我的复盘什么时候" is about their practice, not a candidate's application.
+
+    The planner never sees the role, and 复盘/进度 wording also fits the candidate progress
+    read. Staff have no application to read, so when the only call is MY_CANDIDATE_PROGRESS
+    and the asker's role lacks it, the question's own words pick the staff self read they name
+    (练习/复盘 → practice, 任务/待办 → tasks, 业绩/考核 → results), if the role has it. A
+    question naming none of them (我的面试进度) keeps its plan and is refused by the policy gate.
+    """
+    if [call.tool for call in plan.tool_calls] != [ToolCode.MY_CANDIDATE_PROGRESS]:
+        return None
+    allowed = ROLE_TOOLS.get(ctx.role, frozenset())
+    if ToolCode.MY_CANDIDATE_PROGRESS in allowed:
+        return None
+    tool = next((t for t, words in OWN_RECORDS if words.search(plan.question) and t in allowed), None)
+    if tool is None:
+        return None
+    calls = build_tool_calls(
+        frozenset({tool}),
+        query=plan.normalized_question,
+        question=plan.normalized_question,
+        domain=plan.domain,
+        entities=plan.entities,
+        dates=plan.entities.dates,
+        today=today,
+        citation_id=None,
+    )
+    return plan.model_copy(update={"intent": Intent.LIVE_MY_WORK, "tool_calls": calls})
