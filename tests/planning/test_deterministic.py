@@ -12,7 +12,7 @@ import pytest
 from shifu.contracts.common import ContextRelation, EvidenceNeed, Intent, ToolCode
 from shifu.contracts.context import ResolvedContext, ResolvedReference
 from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS
-from shifu.planning.classifier import load_utterances, trained_classifier
+from shifu.planning.classifier import Prediction, load_utterances, trained_classifier
 from shifu.planning.deterministic import DeterministicPlanner
 from shifu.planning.fidelity import fidelity_violations
 
@@ -253,3 +253,42 @@ def test_reading_a_list_drafting_and_unconnected_systems_are_told_apart(
 ) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
     assert [c.tool for c in plan.tool_calls] == tools
+
+
+class _Fixed:
+    """A classifier that believes one thing whatever it is asked."""
+
+    def __init__(self, prediction: Prediction) -> None:
+        self.prediction = prediction
+
+    def predict(self, text: str, entities: object) -> Prediction:
+        return self.prediction
+
+
+PRACTICE = frozenset({ToolCode.MY_PRACTICE_SUMMARY})
+TEAM_PRACTICE = frozenset({ToolCode.TEAM_PRACTICE_SUMMARY})
+
+
+def _split(tool_sets: tuple[tuple[frozenset[ToolCode], float], ...]) -> Prediction:
+    intents = ((Intent.PRACTICE_COACHING, 0.38), (Intent.LIVE_TEAM_WORK, 0.34), (Intent.LIVE_MY_WORK, 0.28))
+    return Prediction(intents=intents, domain=None, needs=(), tool_sets=tool_sets)
+
+
+def test_unsure_intents_that_would_run_the_same_tools_do_not_ask() -> None:
+    planner = DeterministicPlanner(_Fixed(_split(((PRACTICE, 0.6), (TEAM_PRACTICE, -0.1)))))  # type: ignore[arg-type]
+    plan = planner.build_plan("我有几次练习待复盘", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.PRACTICE_COACHING
+    assert plan.confidence == pytest.approx(0.66)
+    assert [c.tool for c in plan.tool_calls] == [ToolCode.MY_PRACTICE_SUMMARY]
+
+
+def test_unsure_intents_that_would_run_other_tools_still_ask() -> None:
+    team_first = _split(((TEAM_PRACTICE, 0.6), (PRACTICE, 0.5)))
+    plan = DeterministicPlanner(_Fixed(team_first)).build_plan("练习复盘", NEW, now=NOW, tz=TZ)  # type: ignore[arg-type]
+    assert plan.intent is Intent.CLARIFY and plan.tool_calls == []
+    lone = Prediction(
+        intents=((Intent.PRACTICE_COACHING, 0.38), (Intent.KNOWLEDGE_QA, 0.35), (Intent.SOCIAL, 0.27)),
+        domain=None, needs=(), tool_sets=((PRACTICE, 0.6),),
+    )  # fmt: skip
+    plan = DeterministicPlanner(_Fixed(lone)).build_plan("练习", NEW, now=NOW, tz=TZ)  # type: ignore[arg-type]
+    assert plan.intent is Intent.CLARIFY

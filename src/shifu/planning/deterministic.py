@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -26,6 +27,7 @@ from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
     DRAFT_TOOLS,
     EXTERNAL_TOOLS,
+    INTENT_TOOL_SETS,
     build_tool_calls,
     choose_tool_set,
     widen_with_search,
@@ -91,6 +93,25 @@ def _blend(own: Prediction, context: Prediction, tool_sets: tuple[tuple[ToolSet,
         needs=own.needs or context.needs,
         tool_sets=tool_sets,
     )
+
+
+def _agreeing(prediction: Prediction) -> Prediction:
+    """An unsure intent whose runners-up would run the same tools leaves nothing to ask.
+
+    "我有几次练习待复盘" splits between practice coaching and my work, and both read the practice
+    summary that the tool-set scores pick: every intent that allows the best tool set lends its
+    probability to the top intent, when the top intent allows it too. Intents that would run
+    other tools keep the question unsure, so a real choice is still asked.
+    """
+    top = prediction.intents[0][0]
+    if not prediction.tool_sets or top in (Intent.CLARIFY, Intent.SOCIAL):
+        return prediction
+    tools = prediction.tool_sets[0][0]
+    if not tools or tools not in INTENT_TOOL_SETS[top]:
+        return prediction
+    agreeing = sum(p for intent, p in prediction.intents if tools in INTENT_TOOL_SETS[intent])
+    others = tuple((intent, p) for intent, p in prediction.intents if tools not in INTENT_TOOL_SETS[intent])
+    return replace(prediction, intents=((top, agreeing), *others))
 
 
 class DeterministicPlanner:
@@ -217,7 +238,7 @@ class DeterministicPlanner:
                 tool_sets=prediction.tool_sets,
             )
             return _blend(prediction, carried, prediction.tool_sets)
-        return prediction
+        return _agreeing(prediction)
 
     def _clarify(
         self, question: str, normalized: str, entities: ExtractedEntities, prediction: Prediction
