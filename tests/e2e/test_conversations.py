@@ -55,6 +55,25 @@ def test_second_item_is_re_read_through_the_tool_and_searched_about(actor: Any, 
     assert listing["data"]["items"][0]["title"] not in searches[0]["arguments"]["query"]
 
 
+def test_the_second_item_of_a_knowledge_answer_is_asked_about_in_its_own_words(
+    actor: Any, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    listing = employee.ask("报销需要提交哪些材料")
+    assert listing["status"] == "COMPLETED", listing["answer"]
+    assert "2. 合法有效的发票原件" in listing["answer"]
+    response = employee.ask("第二项具体要怎么弄")
+    assert response["conversationId"] == listing["conversationId"]
+    assert response["intent"] == "KNOWLEDGE_QA" and response["status"] == "COMPLETED", response["answer"]
+    assert called(response) == {"KNOWLEDGE_SEARCH"}, "not the task listing"
+    searches = [c for c in response["trace"]["toolCalls"] if c["tool"] == "KNOWLEDGE_SEARCH"]
+    assert "发票原件" in searches[0]["arguments"]["query"]
+    assert "发票原件" in response["answer"]
+    assert "《费用报销审批单》" not in searches[0]["arguments"]["query"], (
+        "the first item is not the one asked"
+    )
+
+
 def _corrected(actor: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     employee = actor("employee")
     this_month = _listed(employee)

@@ -11,10 +11,11 @@ asks (NEEDS_INPUT) instead of guessing. User claims ("我是主管") become USER
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shifu.context import cues
-from shifu.context.state import ConversationState, PendingItem, QuestionFrame
+from shifu.context.state import AnswerItemRecord, ConversationState, PendingItem, QuestionFrame
 from shifu.context.transitions import cancel_pending, invalidate_fact_refs
 from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
@@ -26,6 +27,8 @@ REFERENCE_UNRESOLVED = "REFERENCE_UNRESOLVED"
 """Gap: a reference, follow-up or correction with nothing in the conversation to point at."""
 CORRECTION_VALUE_MISSING = "CORRECTION_VALUE_MISSING"
 """Gap: "不对" without saying what is right."""
+REFERENCE_AMBIGUOUS = "REFERENCE_AMBIGUOUS"
+"""Gap: "第二项" when the last answer numbered two lists, each with a second item."""
 
 _UNIT_SUFFIX_RE = re.compile(r"(元|块钱|块|万元|万)$")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
@@ -107,14 +110,28 @@ def _pick(count: int, index: int) -> int | None:
     return position if 0 <= position < count else None
 
 
+def _answer_items(items: Sequence[AnswerItemRecord], index: int) -> list[AnswerItemRecord]:
+    """The answer items numbered `index` (-1: the last item of each list).
+
+    第二项 points at the answer's numbered items (材料 1–6) and at its 办理步骤 only when it
+    numbered nothing else. Two numbered lists (one per source) may both have a second item:
+    then more than one is returned, and the caller asks back rather than guesses.
+    """
+    listed = [item for item in items if item.kind == "ITEM"]
+    items = listed or list(items)
+    if index == -1:
+        return list({item.citation_id: item for item in items}.values())
+    return [item for item in items if item.number == index]
+
+
 def _resolve_references(
     question: str, state: ConversationState, entities: ExtractedEntities
-) -> tuple[list[ResolvedReference], bool, bool]:
-    """(references, found any referring expression, all of them resolved)."""
+) -> tuple[list[ResolvedReference], bool, str | None]:
+    """(references, found any referring expression, the gap when one of them is not resolved)."""
     references: list[ResolvedReference] = []
     ordinals = _ordinals(question, entities)
     documents = _document_refs(question, entities)
-    resolved = True
+    problem: str | None = None
     document_keys = list(dict.fromkeys(c.document_key for c in state.citations))
     for ordinal in ordinals:
         if state.fact_refs:
@@ -122,6 +139,19 @@ def _resolve_references(
             if position is not None:
                 ref = state.fact_refs[position]
                 references.append(ResolvedReference(kind="FACT_ITEM", fact_ref=ref.ref_id, text=ordinal.text))
+                continue
+        elif state.answer_items:
+            matches = _answer_items(state.answer_items, ordinal.index)
+            if len(matches) == 1:
+                item = matches[0]
+                references.append(
+                    ResolvedReference(
+                        kind="ANSWER_ITEM", citation_id=item.citation_id, item=item.number, text=ordinal.text
+                    )
+                )
+                continue
+            if matches:
+                problem = REFERENCE_AMBIGUOUS
                 continue
         elif document_keys:
             position = _pick(len(document_keys), ordinal.index)
@@ -132,7 +162,7 @@ def _resolve_references(
                     ResolvedReference(kind="DOCUMENT", citation_id=citation.citation_id, text=ordinal.text)
                 )
                 continue
-        resolved = False
+        problem = problem or REFERENCE_UNRESOLVED
     if documents and not ordinals:
         anaphoric = any(cues.ANAPHORIC_DOCUMENT_RE.search(d.text) for d in documents) or bool(
             cues.ANAPHORIC_DOCUMENT_RE.search(question)
@@ -144,8 +174,8 @@ def _resolve_references(
                 ResolvedReference(kind="DOCUMENT", citation_id=first.citation_id, text=documents[0].text)
             )
         elif not named:
-            resolved = False
-    return references, bool(ordinals or documents), resolved
+            problem = problem or REFERENCE_UNRESOLVED
+    return references, bool(ordinals or documents), problem
 
 
 def _has_value(entities: ExtractedEntities, remainder: str) -> bool:
@@ -231,9 +261,9 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         effective = substitute(frame, correction, entities) if frame and not gaps else question
         return Resolution(context, effective, invalidate_fact_refs(state))
 
-    references, referring, resolved = _resolve_references(question, state, entities)
+    references, referring, problem = _resolve_references(question, state, entities)
     if referring:
-        gaps = [] if resolved else [REFERENCE_UNRESOLVED]
+        gaps = [problem] if problem else []
         context = ResolvedContext(
             relation=ContextRelation.REFERENCE, references=references, gaps=gaps, **base
         )

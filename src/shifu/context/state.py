@@ -30,6 +30,8 @@ MAX_FACT_REFS = 50
 """Listed facts remembered (the last listing only)."""
 MAX_CITATIONS = 20
 """Cited documents remembered (the last answer's citations only)."""
+MAX_ANSWER_ITEMS = 30
+"""Numbered items of the last answer remembered."""
 MAX_MEDIA_FACTS = 10
 """Media labels remembered, newest last."""
 MAX_SUMMARY_CHARS = 200
@@ -104,6 +106,23 @@ class CitationRefRecord(Contract):
     """When it was cited."""
     audit_ref: str = Field(min_length=1, max_length=64)
     """Run id that cited it."""
+
+
+class AnswerItemRecord(Contract):
+    """One numbered item of the last answer: its citation, the number shown and a hash of its text.
+
+    Never the text: pointing at the item ("第二项") reads the cited fragment again under the
+    user's current authorization and finds the item in it by the hash.
+    """
+
+    citation_id: str = Field(min_length=1, max_length=80)
+    """Citation the item was copied from (one of `citations`)."""
+    number: int = Field(ge=1, le=99)
+    """The number the user saw in front of the item."""
+    text_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    """SHA-256 of the item's text without its number."""
+    kind: Literal["ITEM", "STEP"] = "ITEM"
+    """A numbered span of the answer (ITEM) or a step of its 办理步骤 (STEP)."""
 
 
 class MediaFact(Contract):
@@ -200,6 +219,8 @@ class ConversationState(Contract):
     """The last listed facts, in the order the user saw them."""
     citations: tuple[CitationRefRecord, ...] = Field(default=(), max_length=MAX_CITATIONS)
     """The last answer's citations, in order."""
+    answer_items: tuple[AnswerItemRecord, ...] = Field(default=(), max_length=MAX_ANSWER_ITEMS)
+    """The numbered items of the last answer that listed any, in the order shown."""
     media_facts: tuple[MediaFact, ...] = Field(default=(), max_length=MAX_MEDIA_FACTS)
     """Labels of this conversation's attachments, newest last."""
     pending: PendingItem | None = None

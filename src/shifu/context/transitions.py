@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from shifu.context.state import (
+    MAX_ANSWER_ITEMS,
     MAX_CITATIONS,
     MAX_FACT_REFS,
     MAX_MEDIA_FACTS,
+    AnswerItemRecord,
     CitationRefRecord,
     ConversationState,
     FactRefRecord,
@@ -103,12 +105,16 @@ def state_after_turn(
     now: datetime,
     cited_ids: Sequence[str] | None = None,
     pending: PendingItem | None = None,
+    answer_items: Sequence[AnswerItemRecord] = (),
 ) -> ConversationState:
     """The state for the next turn.
 
     A turn that listed facts replaces the remembered listing (第二项 always means the last
     list the user saw); a turn that cited documents replaces the remembered citations.
-    `cited_ids` narrows citations to those the answer actually used. The pending item is
+    `cited_ids` narrows citations to those the answer actually used. `answer_items` are the
+    numbered items the answer showed: an answer that numbered items makes them the last list
+    (the listed facts before it are forgotten), listed facts make the answer items go, and an
+    answer that cites without numbering anything leaves no answer items. The pending item is
     replaced by `pending` (a turn that opens no draft or clarification closes the old one).
     """
     facts = fact_ref_records(results, ctx)
@@ -116,11 +122,21 @@ def state_after_turn(
     if cited_ids is not None:
         wanted = set(cited_ids)
         citations = tuple(c for c in citations if c.citation_id in wanted)
+    cited = {c.citation_id for c in citations}
+    items = tuple(item for item in answer_items if item.citation_id in cited)[:MAX_ANSWER_ITEMS]
+    fact_refs, kept_items = state.fact_refs, state.answer_items
+    if facts:
+        fact_refs, kept_items = facts, ()
+    elif items:
+        fact_refs, kept_items = (), items
+    elif citations:
+        kept_items = ()
     return state.model_copy(
         update={
             "frame": frame if frame is not None else state.frame,
-            "fact_refs": facts if facts else state.fact_refs,
+            "fact_refs": fact_refs,
             "citations": citations if citations else state.citations,
+            "answer_items": kept_items,
             "pending": pending,
         }
     )

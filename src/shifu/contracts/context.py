@@ -63,11 +63,14 @@ class ResolvedReference(Contract):
     """A reference in the question resolved against the conversation state."""
 
     kind: str
-    """FACT_ITEM (第二项), DOCUMENT (刚才那份) or FRAME (满20年呢)."""
+    """FACT_ITEM (第二项 of a listing), ANSWER_ITEM (第二项 of an answer's numbered items),
+    DOCUMENT (刚才那份) or FRAME (满20年呢)."""
     fact_ref: str | None = None
     """Server-side factRef id when the reference points at a fact."""
     citation_id: str | None = None
-    """Server-side citation id when it points at a document."""
+    """Server-side citation id when it points at a document or an answer item's fragment."""
+    item: int | None = None
+    """The number of the answer item pointed at (ANSWER_ITEM)."""
     text: str
     """The referring expression as written."""
 

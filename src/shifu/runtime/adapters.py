@@ -26,6 +26,7 @@ from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase
 from shifu.tools.handlers import ToolHandler
 from shifu.tools.ports import KnowledgeAccess
+from shifu.tools.windows import user_today
 
 RESOURCE_TTL_S = 600
 """How long a download link lives."""
@@ -40,6 +41,25 @@ def search_access(access: KnowledgeAccess) -> SearchAccess:
         role=access.role,
         on_date=access.on_date,
     )
+
+
+class FragmentTexts:
+    """A cited fragment's text, re-authorized for the principal now (answer items pointed at again)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+
+    def fragment_text(self, ctx: ExecutionContext, fragment_id: str) -> str | None:
+        """The fragment's text when it is still published and this principal may read it; else None."""
+        access = SearchAccess(
+            tenant_id=ctx.tenant_id,
+            space_ids=tuple(ctx.space_ids),
+            project_ids=ctx.project_ids,
+            role=ctx.role,
+            on_date=user_today(ctx),
+        )
+        evidence = self._kb.fragment(fragment_id, access)
+        return evidence.text if evidence is not None else None
 
 
 class KnowledgePort:

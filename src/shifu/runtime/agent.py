@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -24,7 +24,7 @@ from shifu.answer.render import citation_order, render_answer_text
 from shifu.audit.recorder import AuditRecorder, RunAudit, scope_hash, sha256_text
 from shifu.context.conversation import ConversationService
 from shifu.context.refs import RefOutcome, check_fact_ref, find_citation, find_fact_ref
-from shifu.context.resolve import Resolution, resolve, turn_frame
+from shifu.context.resolve import REFERENCE_AMBIGUOUS, REFERENCE_UNRESOLVED, Resolution, resolve, turn_frame
 from shifu.context.state import PendingItem, PendingKind, Turn
 from shifu.context.transitions import state_after_turn
 from shifu.contracts.common import (
@@ -45,6 +45,7 @@ from shifu.evidence.evaluator import EvidenceEvaluator
 from shifu.evidence.status import response_status
 from shifu.nlp.entities import extract_entities
 from shifu.runtime import replies
+from shifu.runtime.answer_items import FragmentReader, item_records, points_at_items, question_about_items
 from shifu.runtime.assemble import (
     citations_for,
     documents_of,
@@ -132,6 +133,8 @@ class RuntimeParts:
     audit: AuditRecorder
     limits: RunLimits
     tz: ZoneInfo
+    fragments: FragmentReader | None = None
+    """Reads a cited fragment again when a question points at an answer's numbered item."""
 
 
 class AgentRuntime:
@@ -179,6 +182,7 @@ class AgentRuntime:
             now=ctx.now,
             cited_ids=[c.citation_id for c in turn.citations],
             pending=pending,
+            answer_items=item_records(turn.grounded),
         )
         version = self._p.conversations.commit(
             view,
@@ -226,6 +230,12 @@ class AgentRuntime:
         if res.cancelled is not None:
             self._dismiss(ctx, res.cancelled)
         question = res.effective_question
+        if points_at_items(res.context.references):
+            named = question_about_items(question, res.context.references, res.state, ctx, self._p.fragments)
+            if named is None:
+                gaps = [*res.context.gaps, REFERENCE_UNRESOLVED]
+                res = replace(res, context=res.context.model_copy(update={"gaps": gaps}))
+            question = named or question
         entities = extract_entities(question, now=ctx.now, tz=self._p.tz)
         resolved = res.context.model_copy(update={"entities": entities})
         outcome = self._p.planner.plan(question, resolved, now=ctx.now, tz=self._p.tz)
@@ -484,11 +494,12 @@ class AgentRuntime:
     @staticmethod
     def _needs_input_for_gap(turn: TurnResult, gaps: Sequence[str]) -> TurnResult:
         turn.status = ResponseStatus.NEEDS_INPUT
-        turn.answer = (
-            replies.CORRECTION_VALUE_MISSING
-            if "CORRECTION_VALUE_MISSING" in gaps
-            else replies.REFERENCE_UNRESOLVED
-        )
+        if "CORRECTION_VALUE_MISSING" in gaps:
+            turn.answer = replies.CORRECTION_VALUE_MISSING
+        elif REFERENCE_AMBIGUOUS in gaps:
+            turn.answer = replies.REFERENCE_AMBIGUOUS
+        else:
+            turn.answer = replies.REFERENCE_UNRESOLVED
         turn.reason_codes += list(gaps)
         return turn
 

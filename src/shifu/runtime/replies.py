@@ -59,6 +59,7 @@ def clarification_for(options: list[Intent]) -> Clarification:
 
 CLARIFY_ANSWER = "我还不太确定你想做什么，请选择或补充一下。"
 REFERENCE_UNRESOLVED = "我没找到你指的是哪一项，请先查询列表或说明具体内容。"
+REFERENCE_AMBIGUOUS = "上面的回答里有不止一个列表都有这一项，请直接说出你想问的那一项的内容。"
 SUBJECT_MISSING = "请说明你问的是哪项制度或事务，例如“报销超过30天还能报吗”。"
 CORRECTION_VALUE_MISSING = "请告诉我要改成什么，例如“不对，是上个月”。"
 MEDIA_NEEDS_ATTACHMENT = "请先上传需要分析的图片或视频（仅用于本次分析）。"

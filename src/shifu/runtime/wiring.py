@@ -45,7 +45,7 @@ from shifu.llm.client import OpenAICompatibleClient
 from shifu.nlp.names import warm_up as names_warm_up
 from shifu.nlp.terms import warm_up as terms_warm_up
 from shifu.planning.fallback import build_planner
-from shifu.runtime.adapters import KnowledgePort, PendingReviewsFromPractice, draft_handlers
+from shifu.runtime.adapters import FragmentTexts, KnowledgePort, PendingReviewsFromPractice, draft_handlers
 from shifu.runtime.agent import AgentRuntime, RuntimeParts
 from shifu.store.engine import make_engine, make_session_factory
 from shifu.store.migrate import upgrade
@@ -254,6 +254,7 @@ def build_services(settings: Settings, *, limits: RunLimits = DEFAULT_LIMITS) ->
             audit=AuditRecorder(sessions),
             limits=limits,
             tz=settings.tz,
+            fragments=FragmentTexts(knowledge),
         )
     )
     return Services(
