@@ -28,6 +28,7 @@ from bench.retrieval.shipped import (
     collect_legs,
     ranked,
     train_bank,
+    truncated,
     tune,
 )
 from bench.retrieval.stard import Stard, load_stard, metrics
@@ -38,11 +39,6 @@ from shifu.knowledge.retrieval import HybridParams
 log = logging.getLogger("bench.retrieval")
 DEPTHS = (100, 150, 200)
 FOCUS_DOCUMENTS = (3, 5)
-
-
-def truncated(legs: dict[int, dict[str, list[Hit]]], depth: int) -> dict[int, dict[str, list[Hit]]]:
-    """Every leg cut to its top `depth` (what collecting with limit=depth returns)."""
-    return {q: {n: hits[:depth] for n, hits in found.items()} for q, found in legs.items()}
 
 
 def scores(
@@ -81,7 +77,7 @@ def main() -> None:
         log.info("shard built in %.0f s", build_s)
         for focus in FOCUS_DOCUMENTS:
             deep = HybridParams(candidates=max(DEPTHS))
-            deep = replace(deep, bank=replace(deep.bank, focus_documents=focus))
+            deep = replace(deep, bank=replace(deep.bank, focus_documents=focus, tail=None))
             started = time.perf_counter()
             legs, p50 = collect_legs(stard, index, encoder, embedder, bank, deep, back)
             log.info(

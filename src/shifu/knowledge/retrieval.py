@@ -31,6 +31,50 @@ LEGS = (
     "near_dense",
 )
 """Every leg, in fusion order; all but the first two exist only with a question bank."""
+TAIL_SCALE = 0.999
+"""A tail hit's score is below the head's last one by at least this factor."""
+
+
+@dataclass(frozen=True)
+class TailParams:
+    """How a long ranking is fused below its head, with a question bank: recall before precision.
+
+    The bank fusion (`BankParams`, a small RRF k) is sharp: it puts the cited article first, but a
+    leg's deeper hits barely move its scores, so the end of a long list (top 100 for a reranker or an
+    operator's `kb search --top-k`) is left to whichever leg ranks deepest. Below the first
+    `head` places the same legs are fused again with their own weights and a flatter k, which
+    weighs the legs' deeper hits. The head (every ranking the answer path asks for, top 8) is
+    unchanged. The defaults were chosen on the STARD train split only, for Recall@100 with the
+    head fixed (bench/retrieval/run.py, 2026-12-03).
+    """
+
+    head: int = 10
+    """Places taken from the sharp fusion; a ranking no longer than this has no tail."""
+    depth: int = 2
+    """A ranking with a tail reads every leg this many times its length deep."""
+    sparse_weight: float = 1.0
+    dense_weight: float = 1.0
+    memory_weight: float = 1.0
+    wide_weight: float = 1.5
+    focus_sparse_weight: float = 1.0
+    focus_dense_weight: float = 1.0
+    near_sparse_weight: float = 0.25
+    near_dense_weight: float = 1.0
+    rrf_k: int = 60
+    """RRF rank offset of the tail fusion."""
+
+    def weights(self) -> dict[str, float]:
+        """RRF weight of every leg in the tail fusion (a leg weighing 0 is left out)."""
+        return {
+            "sparse": self.sparse_weight,
+            "dense": self.dense_weight,
+            "memory": self.memory_weight,
+            "memory_wide": self.wide_weight,
+            "focus_sparse": self.focus_sparse_weight,
+            "focus_dense": self.focus_dense_weight,
+            "near_sparse": self.near_sparse_weight,
+            "near_dense": self.near_dense_weight,
+        }
 
 
 @dataclass(frozen=True)
@@ -47,15 +91,15 @@ class BankParams:
     """A neighbour's vote is its cosine similarity to this power (near questions dominate)."""
     focus_documents: int = 3
     """Documents the focus legs are restricted to (the most voted ones)."""
-    dense_weight: float = 2.0
+    dense_weight: float = 1.5
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    memory_weight: float = 2.0
+    memory_weight: float = 1.5
     """RRF weight of the memory leg."""
-    wide_neighbours: int = 50
+    wide_neighbours: int = 100
     """Bank questions that vote in the wide memory leg."""
     wide_weight: float = 1.5
     """RRF weight of the wide memory leg (0 skips it)."""
-    focus_sparse_weight: float = 1.0
+    focus_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the voted documents."""
     focus_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the voted documents."""
@@ -65,8 +109,10 @@ class BankParams:
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
     near_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
-    rrf_k: int = 3
+    rrf_k: int = 2
     """RRF rank offset."""
+    tail: TailParams | None = TailParams()
+    """How the ranking continues below its head (None: the sharp fusion all the way down)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +120,8 @@ class HybridParams:
     """Fusion settings; the defaults were chosen on the STARD train split only."""
 
     candidates: int = 50
-    """Hits taken from each leg before fusion (at least top_k)."""
+    """Hits taken from each leg before fusion (at least top_k; `bank.tail.depth` × top_k for a ranking with
+    a tail)."""
     dense_weight: float = 1.25
     """RRF weight of the dense leg (the lexical leg weighs 1), without a question bank."""
     rrf_k: int = 10
@@ -180,12 +227,32 @@ def hybrid_legs(
 
 
 def fuse_legs(legs: dict[str, list[Hit]], params: HybridParams, top_k: int) -> list[Hit]:
-    """Weighted RRF of the legs that ran (weights and k from `params`)."""
+    """Weighted RRF of the legs that ran (weights and k from `params`), the tail fusion below the head."""
     with_bank = any(name not in ("sparse", "dense") for name in legs)
     weights = params.weights(with_bank)
     names = [name for name in LEGS if name in legs]
     fused = rrf([legs[n] for n in names], weights=[weights[n] for n in names], k=params.k(with_bank))
-    return fused[:top_k]
+    tail = params.bank.tail
+    if not with_bank or tail is None or top_k <= tail.head:
+        return fused[:top_k]
+    tail_weights = tail.weights()
+    broad = [n for n in names if tail_weights[n] > 0]
+    below = rrf([legs[n] for n in broad], weights=[tail_weights[n] for n in broad], k=tail.rrf_k)
+    return _continued(fused[: tail.head], below, top_k)
+
+
+def _continued(head: list[Hit], below: list[Hit], top_k: int) -> list[Hit]:
+    """`head`, then the best of `below` not already in it, scored under the head's last score.
+
+    The tail's own RRF scores are on another scale; they are scaled (order kept) so that the
+    whole list stays sorted by score, as every consumer of a ranking expects.
+    """
+    chosen = {hit.fragment_id for hit in head}
+    rest = [hit for hit in below if hit.fragment_id not in chosen][: top_k - len(head)]
+    if not rest or not head:
+        return head + rest
+    scale = head[-1].score / rest[0].score * TAIL_SCALE if rest[0].score > 0 else 0.0
+    return head + [Hit(hit.fragment_id, hit.score * scale) for hit in rest]
 
 
 def hybrid_search(
@@ -201,6 +268,8 @@ def hybrid_search(
     bank: QuestionBank | None = None,
 ) -> list[Hit]:
     """The fused top-k among the points `access` allows (never filtered after the top-k)."""
+    tail = params.bank.tail if bank is not None and len(bank) else None
+    deep = tail.depth * top_k if tail is not None and top_k > tail.head else 0
     legs = hybrid_legs(
         index,
         encoder,
@@ -208,7 +277,7 @@ def hybrid_search(
         query=query,
         lexical_hint=lexical_hint,
         access=access,
-        limit=max(params.candidates, top_k),
+        limit=max(params.candidates, top_k, deep),
         params=params,
         bank=bank,
     )
