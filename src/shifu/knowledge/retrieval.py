@@ -31,6 +31,23 @@ LEGS = (
     "near_dense",
 )
 """Every leg, in fusion order; all but the first two exist only with a question bank."""
+WEIGHT_FIELDS = {
+    "dense": "dense_weight",
+    "memory": "memory_weight",
+    "memory_wide": "wide_weight",
+    "focus_sparse": "focus_sparse_weight",
+    "focus_dense": "focus_dense_weight",
+    "near_sparse": "near_sparse_weight",
+    "near_dense": "near_dense_weight",
+}
+"""The field holding each leg's RRF weight, in the bank fusion and in the tail fusion alike."""
+
+
+def leg_weights(params: object) -> dict[str, float]:
+    """Each leg's weight (but the lexical leg's) read from a fusion's settings by `WEIGHT_FIELDS`."""
+    return {leg: float(getattr(params, field)) for leg, field in WEIGHT_FIELDS.items()}
+
+
 TAIL_SCALE = 0.999
 """A tail hit's score is below the head's last one by at least this factor."""
 
@@ -65,16 +82,7 @@ class TailParams:
 
     def weights(self) -> dict[str, float]:
         """RRF weight of every leg in the tail fusion (a leg weighing 0 is left out)."""
-        return {
-            "sparse": self.sparse_weight,
-            "dense": self.dense_weight,
-            "memory": self.memory_weight,
-            "memory_wide": self.wide_weight,
-            "focus_sparse": self.focus_sparse_weight,
-            "focus_dense": self.focus_dense_weight,
-            "near_sparse": self.near_sparse_weight,
-            "near_dense": self.near_dense_weight,
-        }
+        return {"sparse": self.sparse_weight, **leg_weights(self)}
 
 
 @dataclass(frozen=True)
@@ -133,16 +141,7 @@ class HybridParams:
         """RRF weight of every leg that runs."""
         if not with_bank:
             return {"sparse": 1.0, "dense": self.dense_weight}
-        return {
-            "sparse": 1.0,
-            "dense": self.bank.dense_weight,
-            "memory": self.bank.memory_weight,
-            "memory_wide": self.bank.wide_weight,
-            "focus_sparse": self.bank.focus_sparse_weight,
-            "focus_dense": self.bank.focus_dense_weight,
-            "near_sparse": self.bank.near_sparse_weight,
-            "near_dense": self.bank.near_dense_weight,
-        }
+        return {"sparse": 1.0, **leg_weights(self.bank)}
 
     def k(self, with_bank: bool) -> int:
         """RRF rank offset of the fusion that runs."""

@@ -25,8 +25,8 @@ from shifu.errors import Forbidden, NotFound
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase
 from shifu.tools.handlers import ToolHandler
+from shifu.tools.knowledge import knowledge_access
 from shifu.tools.ports import KnowledgeAccess
-from shifu.tools.windows import user_today
 
 RESOURCE_TTL_S = 600
 """How long a download link lives."""
@@ -51,14 +51,7 @@ class FragmentTexts:
 
     def fragment_text(self, ctx: ExecutionContext, fragment_id: str) -> str | None:
         """The fragment's text when it is still published and this principal may read it; else None."""
-        access = SearchAccess(
-            tenant_id=ctx.tenant_id,
-            space_ids=tuple(ctx.space_ids),
-            project_ids=ctx.project_ids,
-            role=ctx.role,
-            on_date=user_today(ctx),
-        )
-        evidence = self._kb.fragment(fragment_id, access)
+        evidence = self._kb.fragment(fragment_id, search_access(knowledge_access(ctx, ctx.project_ids)))
         return evidence.text if evidence is not None else None
 
 
