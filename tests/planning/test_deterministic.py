@@ -292,3 +292,13 @@ def test_unsure_intents_that_would_run_other_tools_still_ask() -> None:
     )  # fmt: skip
     plan = DeterministicPlanner(_Fixed(lone)).build_plan("练习", NEW, now=NOW, tz=TZ)  # type: ignore[arg-type]
     assert plan.intent is Intent.CLARIFY
+
+
+def test_a_likelier_team_intent_gives_way_when_the_intents_reading_the_chosen_tools_outweigh_it() -> None:
+    intents = ((Intent.LIVE_TEAM_WORK, 0.34), (Intent.PRACTICE_COACHING, 0.33), (Intent.LIVE_MY_WORK, 0.33))
+    own_first = Prediction(
+        intents=intents, domain=None, needs=(), tool_sets=((PRACTICE, 0.5), (TEAM_PRACTICE, 0.3))
+    )
+    plan = DeterministicPlanner(_Fixed(own_first)).build_plan("我的练习待复盘的有哪些", NEW, now=NOW, tz=TZ)  # type: ignore[arg-type]
+    assert plan.intent is Intent.PRACTICE_COACHING and plan.confidence == pytest.approx(0.66)
+    assert [c.tool for c in plan.tool_calls] == [ToolCode.MY_PRACTICE_SUMMARY]

@@ -96,22 +96,23 @@ def _blend(own: Prediction, context: Prediction, tool_sets: tuple[tuple[ToolSet,
 
 
 def _agreeing(prediction: Prediction) -> Prediction:
-    """An unsure intent whose runners-up would run the same tools leaves nothing to ask.
+    """Unsure intents that would run the same tools leave nothing to ask.
 
     "我有几次练习待复盘" splits between practice coaching and my work, and both read the practice
-    summary that the tool-set scores pick: every intent that allows the best tool set lends its
-    probability to the top intent, when the top intent allows it too. Intents that would run
-    other tools keep the question unsure, so a real choice is still asked.
+    summary that the tool-set scores pick: the intents that allow the best tool set pool their
+    probability under the likeliest of them — unless one intent that would run other tools is at
+    least as likely as all of them together, so a real choice is still asked.
     """
-    top = prediction.intents[0][0]
-    if not prediction.tool_sets or top in (Intent.CLARIFY, Intent.SOCIAL):
+    if not prediction.tool_sets or prediction.intents[0][0] in (Intent.CLARIFY, Intent.SOCIAL):
         return prediction
     tools = prediction.tool_sets[0][0]
-    if not tools or tools not in INTENT_TOOL_SETS[top]:
+    runs_them = {intent for intent, _ in prediction.intents if tools and tools in INTENT_TOOL_SETS[intent]}
+    agreeing = [(intent, p) for intent, p in prediction.intents if intent in runs_them]
+    others = tuple((intent, p) for intent, p in prediction.intents if intent not in runs_them)
+    pooled = sum(p for _, p in agreeing)
+    if not agreeing or (others and others[0][1] >= pooled):
         return prediction
-    agreeing = sum(p for intent, p in prediction.intents if tools in INTENT_TOOL_SETS[intent])
-    others = tuple((intent, p) for intent, p in prediction.intents if tools not in INTENT_TOOL_SETS[intent])
-    return replace(prediction, intents=((top, agreeing), *others))
+    return replace(prediction, intents=((agreeing[0][0], pooled), *others))
 
 
 class DeterministicPlanner:
