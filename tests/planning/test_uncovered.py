@@ -16,6 +16,8 @@ TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 2, 10, 0, tzinfo=TZ)
 TASKS = frozenset({ToolCode.MY_CURRENT_TASKS})
 PRACTICE = frozenset({ToolCode.MY_PRACTICE_SUMMARY})
+TEAM_PRACTICE = frozenset({ToolCode.TEAM_PRACTICE_SUMMARY})
+TEAM_RESULTS = frozenset({ToolCode.TEAM_WORK_RESULTS})
 
 
 @pytest.mark.parametrize(
@@ -28,13 +30,22 @@ PRACTICE = frozenset({ToolCode.MY_PRACTICE_SUMMARY})
         ("我的训练成绩怎么样", PRACTICE, False),
         ("考勤异常的工单处理完了吗", TASKS, False),  # names the tool's own topic
         ("年假没休完能顺延吗", frozenset({ToolCode.KNOWLEDGE_SEARCH}), False),  # no live read chosen
+        ("我的组员有谁", PRACTICE, True),  # the roster is no tool's data
+        ("组里有哪些人", TEAM_PRACTICE, True),
+        ("团队成员名单发我", TEAM_RESULTS, True),
+        ("团队的考勤怎么样", TEAM_PRACTICE, True),
+        ("组里谁还没练习", TEAM_PRACTICE, False),
+        ("组员有哪些成果没审", TEAM_RESULTS, False),  # names the team read's own topic
     ],
 )
 def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], uncovered: bool) -> None:
     assert asks_uncovered_data(question, tools) is uncovered
 
 
-@pytest.mark.parametrize("question", ["我还有几天年假没休", "我的工资条在哪看", "这个月我报销了多少钱"])
+@pytest.mark.parametrize(
+    "question",
+    ["我还有几天年假没休", "我的工资条在哪看", "这个月我报销了多少钱", "我的组员有谁", "组里有哪些人"],
+)
 def test_the_planner_answers_with_capabilities_instead_of_another_record(
     deterministic: DeterministicPlanner, question: str
 ) -> None:

@@ -16,17 +16,22 @@ from shifu.contracts.common import ToolCode
 UNCOVERED_PERSONAL_DATA = re.compile(
     r"工资|薪资|薪水|工资条|奖金|考勤|打卡记录|迟到|早退|"
     r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休|"
-    r"社保.{0,2}(?:缴|交)|公积金|报销(?:进度|记录|到账|款)|报销了多少|报了多少"
+    r"社保.{0,2}(?:缴|交)|公积金|报销(?:进度|记录|到账|款)|报销了多少|报了多少|"
+    r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"
 )
-"""The user's own HR and finance data that no connected system serves."""
+"""The user's own HR and finance data, and the team's roster, that no connected system serves."""
 
+_PRACTICE_TOPIC = re.compile(r"训练|练习|成绩|复盘|分数|测验|考试|课程|陪练")
+_RESULTS_TOPIC = re.compile(r"成果|业绩|投稿|稿子|案例|好人好事")
 TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
     ToolCode.MY_CURRENT_TASKS: re.compile(r"待办|任务|工单|单子|安排|巡检|回访|维修"),
-    ToolCode.MY_PRACTICE_SUMMARY: re.compile(r"训练|练习|成绩|复盘|分数|测验|考试|课程|陪练"),
-    ToolCode.MY_WORK_RESULTS: re.compile(r"成果|业绩|投稿|稿子|案例|好人好事"),
+    ToolCode.MY_PRACTICE_SUMMARY: _PRACTICE_TOPIC,
+    ToolCode.TEAM_PRACTICE_SUMMARY: _PRACTICE_TOPIC,
+    ToolCode.MY_WORK_RESULTS: _RESULTS_TOPIC,
+    ToolCode.TEAM_WORK_RESULTS: _RESULTS_TOPIC,
     ToolCode.MY_CANDIDATE_PROGRESS: re.compile(r"面试|进度|资料|录用|offer|背调|岗前|简历"),
 }
-"""What each self-read tool is about: a question naming one of these is that tool's question."""
+"""What each live read is about: a question naming one of these is that tool's question."""
 
 
 def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
