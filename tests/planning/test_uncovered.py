@@ -10,7 +10,7 @@ import pytest
 from shifu.contracts.common import Intent, ToolCode
 from shifu.contracts.context import ResolvedContext
 from shifu.planning.deterministic import DeterministicPlanner
-from shifu.planning.uncovered import asks_uncovered_data
+from shifu.planning.uncovered import asks_uncovered_data, uncovered_data
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 2, 10, 0, tzinfo=TZ)
@@ -52,3 +52,27 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
     plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
     assert plan.intent is Intent.CAPABILITY_QUERY
     assert {call.tool for call in plan.tool_calls} == {ToolCode.CAPABILITY_QUERY}
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("我的工资条在哪看", "工资薪酬"),
+        ("我还有几天年假没休", "假期余额"),
+        ("团队的考勤怎么样", "考勤"),
+        ("我的组员有谁", "组员名单"),
+        ("你能查CRM里的欠费吗", "CRM"),
+    ],
+)
+def test_the_capability_answer_names_the_data_that_is_not_connected(
+    deterministic: DeterministicPlanner, question: str, name: str
+) -> None:
+    plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
+    assert [(c.tool, c.arguments) for c in plan.tool_calls] == [
+        (ToolCode.CAPABILITY_QUERY, {"requestedSystem": name})
+    ]
+
+
+def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
+    assert uncovered_data("我今天有什么待办") is None
+    assert uncovered_data("组里谁还没练习") is None

@@ -209,6 +209,21 @@ def test_capability_query_comes_from_registry_and_policy(
     assert fact.value["requestedSupported"] is supported
 
 
+def test_unconnected_data_names_match_no_registered_tool(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    from shifu.planning.uncovered import UNCOVERED_DATA
+
+    for name, _ in UNCOVERED_DATA:
+        result = run(
+            executor,
+            ctx_of("supervisor"),
+            Intent.CAPABILITY_QUERY,
+            ToolCode.CAPABILITY_QUERY,
+            requestedSystem=name,
+        )
+        (fact,) = result.facts
+        assert fact.value["requestedRegistered"] is False, name
+
+
 def test_capability_lists_exactly_the_role_tools(executor: ToolExecutor, ctx_of: Ctx) -> None:
     result = run(executor, ctx_of("candidate"), Intent.CAPABILITY_QUERY, ToolCode.CAPABILITY_QUERY)
     tools = result.facts[0].value["tools"]

@@ -19,6 +19,7 @@ from shifu.contracts.entities import DateSpan, ExtractedEntities
 from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS, DateRangeName
 from shifu.planning.draft_args import practice_topic
+from shifu.planning.uncovered import uncovered_data
 
 ToolSet = frozenset[ToolCode]
 T = ToolCode
@@ -183,7 +184,8 @@ def arguments_for(
         return args
     if tool is T.CAPABILITY_QUERY:
         system = _SYSTEM_NAME.search(question)
-        return {"requestedSystem": system.group(0).upper() if system else None} if system else {}
+        requested = system.group(0).upper() if system else uncovered_data(question)
+        return {"requestedSystem": requested} if requested else {}
     if tool is T.CAPTURE_MEMORY_DRAFT:
         return {"content": (_CAPTURE_PREFIX.sub("", question) or question)[:500]}
     if tool is T.PRACTICE_ASSIGNMENT_DRAFT:

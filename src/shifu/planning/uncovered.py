@@ -13,13 +13,25 @@ import re
 
 from shifu.contracts.common import ToolCode
 
-UNCOVERED_PERSONAL_DATA = re.compile(
-    r"工资|薪资|薪水|工资条|奖金|考勤|打卡记录|迟到|早退|"
-    r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休|"
-    r"社保.{0,2}(?:缴|交)|公积金|报销(?:进度|记录|到账|款)|报销了多少|报了多少|"
-    r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"
+UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("工资薪酬", re.compile(r"工资|薪资|薪水|工资条|奖金")),
+    ("考勤", re.compile(r"考勤|打卡记录|迟到|早退")),
+    ("假期余额", re.compile(r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休")),
+    ("社保公积金", re.compile(r"社保.{0,2}(?:缴|交)|公积金")),
+    ("报销数据", re.compile(r"报销(?:进度|记录|到账|款)|报销了多少|报了多少")),
+    (
+        "组员名单",
+        re.compile(r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"),
+    ),
 )
-"""The user's own HR and finance data, and the team's roster, that no connected system serves."""
+"""The user's own HR and finance data, and the team's roster, that no connected system serves, each
+with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
+
+
+def uncovered_data(question: str) -> str | None:
+    """The name of the unconnected data `question` asks about, if any."""
+    return next((name for name, pattern in UNCOVERED_DATA if pattern.search(question)), None)
+
 
 _PRACTICE_TOPIC = re.compile(r"训练|练习|成绩|复盘|分数|测验|考试|课程|陪练")
 _RESULTS_TOPIC = re.compile(r"成果|业绩|投稿|稿子|案例|好人好事")
@@ -37,6 +49,6 @@ TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
 def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
     """True when the live reads chosen for `question` cannot answer it (see the module docstring)."""
     reads = [tool for tool in tools if tool in TOOL_TOPICS]
-    if not reads or not UNCOVERED_PERSONAL_DATA.search(question):
+    if not reads or uncovered_data(question) is None:
         return False
     return not any(TOOL_TOPICS[tool].search(question) for tool in reads)
