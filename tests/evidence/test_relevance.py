@@ -21,6 +21,10 @@ from shifu.nlp.terms import question_terms
         ("给组员指派训练有什么规范", {"规范", "什么"}),
         ("给员工指派训练最多能派几项", {"最派", "最多能", "最"}),
         ("我想请三天年假怎么弄", {"怎么弄"}),
+        ("消防器材由谁来检查", {"由谁来"}),
+        ("装修押金分哪几种", {"哪几种"}),
+        ("入职几天内能领工牌", {"内能", "几天内"}),
+        ("费用发生后多久内能提交报销", {"内能", "多久"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -36,6 +40,7 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("500元的一笔采购如何报销", "采购"),
         ("年假要提前几天申请", "年假"),
         ("电梯困人事件记录表里要填哪些内容", "记录表"),
+        ("消防器材由谁来检查", "消防器材"),
     ],
 )
 def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:

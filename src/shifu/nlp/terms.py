@@ -193,6 +193,14 @@ _EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样
 a rule about the subject covers it without naming the instance."""
 
 _QUESTION_PREFIX = re.compile(r"^(?:哪些|哪个|哪种|哪几|什么|多少|几个|几项|几种)(?=..)")
+_ASKING = re.compile(r"[哪谁怎咋]|什么|多少|何[时种地处]")
+"""A piece still holding an interrogative once its prefix is cut asks; it names nothing (哪几种, 由谁来)."""
+_ASKED_SPAN = re.compile(
+    r"(?:多久|多长时间|多少天|多少个?工作日|几个?工作日|几天|几周|几个月|几年|几个?小时)"
+    r"(?:以内|之内|以后|之后|以前|之前|内|后|前)?"
+)
+"""A question about a length of time, with the 内/后/前 that belongs to it: the segmenter must not glue
+that character to the next word (多久内能申请 is not about 内能)."""
 
 
 def _without_question_prefix(piece: str) -> str:
@@ -210,10 +218,12 @@ def question_terms(question: str) -> QuestionTerms:
     known = vocabulary()
     found: dict[str, float] = {}
     examples: set[str] = set()
-    for run in _CJK_RUN.findall(question):
+    for run in (part for text in _CJK_RUN.findall(question) for part in _ASKED_SPAN.split(text) if part):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):
             if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _not_a_term(piece):
+                continue
+            if _ASKING.search(piece):
                 continue
             found.setdefault(piece, known.get(piece, _UNKNOWN_IDF))
             if index + 1 < len(pieces) and pieces[index + 1] in _EXAMPLE_MARKERS:
