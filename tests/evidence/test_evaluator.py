@@ -507,3 +507,21 @@ def test_a_permission_question_cites_what_is_forbidden_before_the_steps() -> Non
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"
     decision = _evaluate(plan("电梯困人扒门救援怎么处理", list(needs)), search_result(steps, forbidden))
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c1"
+
+
+@pytest.mark.parametrize(
+    ("text", "locator", "covered"),
+    [
+        ("候选人可以通过App查看学习资料、提交入职资料和查询本人的面试进度。", "一、适用对象", False),
+        ("面试流程分为初试和复试，复试由项目经理进行。", "四、面试流程", False),
+        ("参加面试时，请携带身份证原件和简历。", "二、面试须知", True),
+        ("请按下列清单准备：身份证复印件、学历证明。", "三、面试需提交的材料", True),
+    ],
+)
+def test_materials_are_stated_of_the_questions_subject(text: str, locator: str, covered: bool) -> None:
+    need = EvidenceNeed.REQUIRED_MATERIALS
+    fragment = doc("c1", text, needs=(need,), title="招聘指引", locator=locator)
+    decision = _evaluate(plan("面试需要准备什么", [need]), search_result(fragment))
+    assert (decision.status is DecisionStatus.ANSWERED) is covered
+    if not covered:
+        assert _slot(decision, need).reason_code == "BODY_UNSUPPORTED"

@@ -177,6 +177,25 @@ def test_amount_questions_need_the_amount_rule(deterministic: DeterministicPlann
     assert plan.domain == "REIMBURSEMENT"
 
 
+@pytest.mark.parametrize(
+    ("question", "materials"),
+    [
+        ("面试要带什么", True),
+        ("去人事部报到要带哪些东西", True),
+        ("办出入证需要提供啥", True),
+        ("装修要交什么费", False),
+        ("电梯困人怎么处理", False),
+    ],
+)
+def test_asking_what_to_bring_needs_the_materials_rule(
+    deterministic: DeterministicPlanner, question: str, materials: bool
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert (plan.evidence_needs[:1] == [EvidenceNeed.REQUIRED_MATERIALS]) is materials, plan.evidence_needs
+    if materials:
+        assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
+
+
 def test_a_follow_up_on_a_listed_task_rereads_tasks_and_searches(deterministic: DeterministicPlanner) -> None:
     resolved = ResolvedContext(
         relation=ContextRelation.REFERENCE,

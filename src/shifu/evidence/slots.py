@@ -70,6 +70,9 @@ titled 办理步骤 answers a steps question before the one titled 联系方式 
 
 _SENTENCE = re.compile(r"[^。；;\n]+")
 _CLAUSE = re.compile(r"[^。；;，,\n]+")
+_LIST_PART = re.compile(r"(?:(?!以及|和|及|并|或)[^。；;，,、\n])+")
+"""A clause, or one part of a list (、 和 及 并 或): 提交入职资料和查询本人的面试进度 names two things, not
+materials for 面试."""
 _PERMISSION = re.compile(
     r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
 )
@@ -230,6 +233,27 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
 
 
+def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
+    """The fragment states materials OF the question's subject, not materials of something else beside it.
+
+    Either its own section is written for materials about the subject (五、入职需提交的资料), or a
+    sentence names the subject before or within a part that states what is supplied (参加面试时，请携带
+    身份证原件; 提出工伤认定申请应当提交下列材料). A guide saying candidates can 提交入职资料和查询本人的
+    面试进度 names 面试 only in a later list part: it states no materials for the interview.
+    """
+    if view.terms.empty:
+        return True
+    heading = "\n".join((doc.title, *doc.heading_path, doc.locator))
+    if heading_names_need(doc, EvidenceNeed.REQUIRED_MATERIALS) and view.about_subject(heading):
+        return True
+    for sentence in _SENTENCE.findall(body):
+        for part in _LIST_PART.finditer(sentence):
+            said_before = sentence[: part.end()]
+            if body_supports(ClaimType.MATERIAL, part.group(0)) and view.about_subject(said_before):
+                return True
+    return False
+
+
 def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -> Covering | str:
     """Conditions 2 and 3 for one fragment: a Covering, or the rejection reason."""
     body = strip_instructions(doc.text)
@@ -248,6 +272,8 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
         answered = answering_sentences(view.answer, view.terms, body, heading)
         return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if not body_supports(claim_type, body):
+        return "BODY_UNSUPPORTED"
+    if need is EvidenceNeed.REQUIRED_MATERIALS and not _materials_about_subject(view, doc, body):
         return "BODY_UNSUPPORTED"
     if need is not EvidenceNeed.AMOUNT_RULE:
         return Covering(doc=doc)

@@ -39,6 +39,11 @@ CONFIDENCE_THRESHOLD = 0.40
 
 _FOLLOW_UPS = frozenset({ContextRelation.FOLLOW_UP, ContextRelation.CORRECTION, ContextRelation.REFERENCE})
 _LEADING_FILLER = re.compile(r"^(?:请问|你好|您好|师傅|老师|hi|hello)[，,！!。\s]*", re.IGNORECASE)
+_ASKS_MATERIALS = re.compile(
+    r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])"
+)
+"""要带什么 / 准备哪些 / 交啥: the question asks what to bring or hand in, a materials claim whatever the
+classifier predicts (交什么费 asks for money)."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
 _DOCUMENT_NEEDS = frozenset(EvidenceNeed) - {EvidenceNeed.LIVE_STATE}
@@ -183,7 +188,7 @@ class DeterministicPlanner:
             intent = Intent.MEDIA_UNDERSTANDING
         if asks_uncovered_data(question, choose_tool_set(intent, prediction.tool_sets)):
             intent = Intent.CAPABILITY_QUERY
-        needs = self._needs(intent, prediction.needs, entities)
+        needs = self._needs(intent, prediction.needs, entities, normalized)
         tools = choose_tool_set(intent, prediction.tool_sets)
         if any(n in _DOCUMENT_NEEDS for n in needs):
             tools = widen_with_search(intent, tools)
@@ -260,11 +265,15 @@ class DeterministicPlanner:
 
     @staticmethod
     def _needs(
-        intent: Intent, predicted: tuple[EvidenceNeed, ...], entities: ExtractedEntities
+        intent: Intent, predicted: tuple[EvidenceNeed, ...], entities: ExtractedEntities, question: str
     ) -> list[EvidenceNeed]:
         if intent in _NO_EVIDENCE_INTENTS:
             return []
         needs = list(predicted)
+        if intent is Intent.KNOWLEDGE_QA and _ASKS_MATERIALS.search(question):
+            needs = [EvidenceNeed.REQUIRED_MATERIALS] + [
+                n for n in needs if n not in (EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE)
+            ]
         if intent is Intent.KNOWLEDGE_QA and entities.amounts and EvidenceNeed.AMOUNT_RULE not in needs:
             needs.insert(0, EvidenceNeed.AMOUNT_RULE)
         if intent in _LIVE_INTENTS and EvidenceNeed.LIVE_STATE not in needs:
