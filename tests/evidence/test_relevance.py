@@ -25,6 +25,7 @@ from shifu.nlp.terms import question_terms
         ("装修押金分哪几种", {"哪几种"}),
         ("入职几天内能领工牌", {"内能", "几天内"}),
         ("费用发生后多久内能提交报销", {"内能", "多久"}),
+        ("应聘保洁岗要额外交什么", {"外交", "额外", "岗要"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -41,6 +42,7 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("年假要提前几天申请", "年假"),
         ("电梯困人事件记录表里要填哪些内容", "记录表"),
         ("消防器材由谁来检查", "消防器材"),
+        ("应聘工程维修岗要准备什么", "工程维修岗"),
     ],
 )
 def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:

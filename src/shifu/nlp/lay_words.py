@@ -48,6 +48,7 @@ GENERIC_WORDS: frozenset[str] = _words(
     之类 之类的 这类 那类 一类
     你好 您好 谢谢 多谢 感谢 收到 嗯嗯 哈哈 明白 辛苦 早上好 晚上好 晚安 再见 拜拜
     拿到 接到 得到 收到后 拿到后
+    额外 另外 另需 还需
     """
 )
 """Words too general to be the subject of a question on their own (courtesies name nothing either)."""
@@ -142,6 +143,7 @@ DOMAIN_WORDS: frozenset[str] = _words(
     经济补偿 赔偿金 违约金 竞业限制 劳务派遣 非全日制 社保 公积金 物业费 停车费 装修押金 出入证 零星采购
     费用报销 报账 差旅费 电梯困人 消防巡查 消防巡检 业主投诉 催缴 门岗 交接班 复盘 待复盘 候选人
     记录表 登记表 申请表 审批单 事件报告 交接记录 巡检记录 入职 入职资料 岗前学习 录用通知
+    工程维修岗 维修岗 保洁岗 秩序岗 安保岗 客服岗 绿化岗 餐饮岗 管家岗
     """
 )
 """Domain words the general jieba dictionary lacks (年假, 年会): segmented whole, never split."""

@@ -26,6 +26,8 @@ _COUNT_ASK = re.compile(r"^几[\u4e00-\u9fff]$")
 _MAX_WORD = 6
 _DOMAIN_FREQ = 20000
 """jieba frequency given to domain words so the segmenter keeps them whole."""
+_KEPT_WHOLE = ("额外", "另外")
+"""Adverbs the segmenter would otherwise split into the next word (要额外交 → 额 | 外交)."""
 _NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
 """Single characters that are units, numerals or particles, never part of an unknown term."""
 _UNKNOWN_IDF = 10.0
@@ -48,7 +50,7 @@ def _tokenizer() -> Any:
     jieba.setLogLevel(logging.WARNING)
     tokenizer = jieba.Tokenizer()
     tokenizer.initialize()
-    for word in sorted(DOMAIN_WORDS | frozenset(LAY_SYNONYMS)):
+    for word in sorted(DOMAIN_WORDS | frozenset(LAY_SYNONYMS) | frozenset(_KEPT_WHOLE)):
         if len(word) > 1 and tokenizer.FREQ.get(word, 0) < _DOMAIN_FREQ:
             # Also raise rare dictionary words: 记录表 (freq 4) must beat 记录|表里 in 记录表里.
             tokenizer.add_word(word, freq=_DOMAIN_FREQ)
