@@ -74,3 +74,18 @@ def test_a_prohibited_item_is_never_quoted_without_the_sentence_that_forbids_it(
     spans = select_spans(EvidenceNeed.GENERAL_RULE, BANNED, "能给别的项目的员工指派训练吗")
     assert spans[0] == "训练指派中严禁以下行为："
     assert "1. 向非本人管理项目的员工指派训练。" in spans
+
+
+def test_an_age_the_question_states_is_not_the_quantity_it_asks_for() -> None:
+    text = (
+        "对哺乳未满1周岁婴儿的女职工，用人单位不得安排夜班劳动。"
+        "用人单位应当在每天的劳动时间内为哺乳期女职工安排1小时哺乳时间。"
+    )
+    spans = select_spans(EvidenceNeed.AMOUNT_RULE, text, "哺乳未满一周岁婴儿的女职工每天哺乳时间有多少")
+    assert spans == ["用人单位应当在每天的劳动时间内为哺乳期女职工安排1小时哺乳时间。"]
+
+
+def test_an_age_the_question_does_not_state_is_quoted() -> None:
+    text = "禁止用人单位招用未满16周岁的未成年人。用人单位应当依法签订劳动合同。"
+    spans = select_spans(EvidenceNeed.AMOUNT_RULE, text, "最低招工年龄是多少周岁")
+    assert spans == ["禁止用人单位招用未满16周岁的未成年人。"]

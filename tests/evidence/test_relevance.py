@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shifu.evidence.quantity import QuantityKind, asks_for_money, quantity_ask, supports_quantity
+from shifu.evidence.quantity import DURATIONS, QuantityKind, asks_for_money, quantity_ask, supports_quantity
 from shifu.evidence.relevance import mentions_subject, relevance, term_coverage, without_exclusions
 from shifu.nlp.terms import question_terms
 
@@ -66,6 +66,8 @@ def test_an_instance_named_before_这种_is_not_the_subject() -> None:
         ("审批", "项目经理核对本月累计额度后签字同意。", 1.0),
         ("回复", "投诉登记后，责任人应在2小时内与业主取得联系。", 1.0),
         ("组员", "主管只能向本人负责管理的项目的员工指派训练。", 1.0),
+        ("一周岁", "对哺乳未满1周岁婴儿的女职工，不得安排夜班劳动。", 1.0),
+        ("三个月", "体检日期距入职报到日期不超过3个月。", 1.0),
         ("审批", "物品到场后由项目仓管员验收并登记入库。", 0.0),
         ("工作服", "员工应当按照规定穿着工作鞋。", 0.0),
         ("食堂", "国家实行劳动者每日工作时间不超过八小时的工时制度。", 0.0),
@@ -151,6 +153,8 @@ def test_mentions_subject_looks_for_a_required_term() -> None:
         ("失业保险金最长领几个月", {QuantityKind.MONTH}),
         ("最低招工年龄是多少周岁", {QuantityKind.AGE}),
         ("消防巡检多久一次", {QuantityKind.FREQUENCY}),
+        ("每天哺乳时间有多少", DURATIONS),
+        ("试用期工资最低不得低于多少", {QuantityKind.RATIO, QuantityKind.MULTIPLE}),
     ],
 )
 def test_quantity_asks(question: str, kinds: set[QuantityKind]) -> None:

@@ -7,6 +7,7 @@ span copied from a fragment that covers the slot, so amounts and dates are verba
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, states_an_answer
@@ -14,6 +15,7 @@ from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
@@ -23,11 +25,20 @@ _STEP_LINE = re.compile(
     re.MULTILINE,
 )
 _MONEY = re.compile(r"(?:\d|[一二两三四五六七八九十百千万])\s*(?:万|千)?\s*(?:元|块)|[¥￥]\s*\d")
-_DURATION = re.compile(r"(?:\d|[一二两三四五六七八九十])\s*(?:个)?\s*(?:工作日|日|天|小时|分钟|周|月|年)")
+_DURATION = re.compile(
+    r"(?:\d|[一二两三四五六七八九十])\s*(?:个)?\s*(?:工作日|日|天|小时|分钟|周(?!岁)|月|年)"
+)
 _QUANTITY = re.compile(
     r"百分之[零一二三四五六七八九十百]+|\d\s*[%％]|(?:\d|[一二两三四五六七八九十])\s*(?:倍|周岁)"
 )
 _CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
+_COUNTED = re.compile(rf"({NUMBER})\s*(倍|周岁)")
+
+
+def _counted(text: str) -> set[tuple[Decimal | None, str]]:
+    """The multiples and ages `text` states, by value (1周岁 and 一周岁 are the same age)."""
+    return {(parse_number(match.group(1)), match.group(2)) for match in _COUNTED.finditer(text)}
+
 
 NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
     EvidenceNeed.REQUIRED_MATERIALS: (
@@ -78,9 +89,14 @@ def numbered_steps(text: str) -> list[str]:
     return [step for step in found if step] if len(found) >= 2 else []
 
 
-def _relevant(need: EvidenceNeed, sentence: str) -> bool:
+def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
     if need is EvidenceNeed.AMOUNT_RULE:
-        return bool(_MONEY.search(sentence) or _QUANTITY.search(sentence))
+        # An age or multiple the question already states (哺乳未满一周岁) is not what it asks for.
+        return (
+            bool(_MONEY.search(sentence))
+            or bool(_QUANTITY.search(_COUNTED.sub("", sentence)))
+            or bool(_counted(sentence) - _counted(question))
+        )
     if need is EvidenceNeed.DEADLINE:
         return bool(_DURATION.search(sentence) or _QUANTITY.search(sentence))
     cues = NEED_CUES.get(need)
@@ -113,7 +129,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         often = [s for s in spoken if states_frequency(s)]
         if often:
             return often[:MAX_LISTED_ITEMS]
-    marked = [s for s in spoken if _relevant(need, s)]
+    marked = [s for s in spoken if _relevant(need, s, question)]
     kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.

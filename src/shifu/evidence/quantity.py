@@ -57,9 +57,15 @@ _ASKS: tuple[tuple[re.Pattern[str], frozenset[QuantityKind]], ...] = (
     (re.compile(r"(?:多少|几)(?:个)?(?:周|星期)"), frozenset({QuantityKind.WEEK})),
     (re.compile(r"(?:多少|几)个月"), frozenset({QuantityKind.MONTH})),
     (re.compile(r"(?:多少|几)年"), frozenset({QuantityKind.YEAR})),
-    (re.compile(r"多久|多长时间|多长期限|多长|期限是|时限是|时效|多少.{0,4}时间"), DURATIONS),
     (
-        re.compile(r"标准是多少|怎么算|如何计算|怎么计算|按多少|多少工资|工资.{0,4}多少|多少补偿|是多少"),
+        re.compile(r"多久|多长时间|多长期限|多长|期限是|时限是|时效|多少.{0,4}时间|时间.{0,3}多少|时长"),
+        DURATIONS,
+    ),
+    (
+        re.compile(
+            r"标准是多少|怎么算|如何计算|怎么计算|按多少|多少工资|工资.{0,4}多少|多少补偿|是多少|"
+            r"(?:不得低于|不低于|不少于|不得少于|最低|最少)多少"
+        ),
         frozenset({QuantityKind.RATIO, QuantityKind.MULTIPLE}),
     ),
 )

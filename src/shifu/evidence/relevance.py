@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from shifu.contracts.evidence import DocumentEvidence
+from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
 from shifu.nlp.lay_words import LAY_SYNONYMS
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
@@ -41,13 +42,27 @@ def _gapped(term: str) -> re.Pattern[str]:
     return re.compile(".{0,3}".join(re.escape(piece) for piece in pieces))
 
 
+_LEADING_NUMERAL = re.compile(rf"^([{CN_NUMERAL_CHARS}]+)(?=[^{CN_NUMERAL_CHARS}])")
+
+
+def _in_digits(term: str) -> str | None:
+    """The term with its leading Chinese numeral in digits (一周岁 → 1周岁), or None."""
+    match = _LEADING_NUMERAL.match(term)
+    value = parse_cn_integer(match.group(1)) if match else None
+    return None if value is None or match is None else f"{value}{term[match.end() :]}"
+
+
 def term_coverage(term: str, haystack: str) -> float:
-    """How completely `haystack` covers `term`: exact, a lay synonym, or its pieces in order → 1.
+    """How completely `haystack` covers `term`: exact (numerals either way: 一周岁 ~ 1周岁), a lay
+    synonym, or its pieces in order → 1.
 
     Pieces may sit a few characters apart (书面通知 ~ 以书面形式通知); a long term whose
     head alone (its last two characters) is found counts half, never enough to be required.
     """
     if term in haystack:
+        return 1.0
+    digits = _in_digits(term)
+    if digits is not None and digits in haystack:
         return 1.0
     if any(synonym in haystack for synonym in LAY_SYNONYMS.get(term, ())):
         return 1.0
