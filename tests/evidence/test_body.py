@@ -88,6 +88,8 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.TIME_LIMIT, "报销须真实。", False),
         (ClaimType.RULE, "好的", False),
         (ClaimType.CONTACT, "财务热线：4008001234", True),
+        (ClaimType.CONDITION, "职工有下列情形之一的，应当认定为工伤：\n（一）在工作时间受到伤害的。", True),
+        (ClaimType.CONDITION, "职工应当遵守安全操作规程。", False),
     ],
 )
 def test_body_supports(claim: ClaimType, text: str, supported: bool) -> None:

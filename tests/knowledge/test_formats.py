@@ -83,6 +83,7 @@ def _sop() -> IngestDefaults:
         ("用人单位应当支付工资。", EvidenceNeed.OBLIGATION),
         ("应当承担赔偿责任。", EvidenceNeed.LIABILITY),
         ("连续工作满1年的职工享受年休假。", EvidenceNeed.ELIGIBILITY),
+        ("职工有下列情形之一的，应当认定为工伤。", EvidenceNeed.ELIGIBILITY),
     ],
 )
 def test_classifier_cues(text: str, expected: EvidenceNeed) -> None:

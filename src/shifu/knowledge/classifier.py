@@ -47,7 +47,9 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (EvidenceNeed.LIABILITY, re.compile(r"赔偿|责任|罚款|处分|追究|违约金|处罚")),
     (
         EvidenceNeed.ELIGIBILITY,
-        re.compile(r"条件|符合|满[\d一二三四五六七八九十]+(?:年|个月|周岁)|资格|有权|可以申请"),
+        re.compile(
+            r"条件|符合|满[\d一二三四五六七八九十]+(?:年|个月|周岁)|资格|有权|可以申请|情形之一|认定为"
+        ),
     ),
 )
 
