@@ -32,6 +32,7 @@ from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, 
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
 from shifu.knowledge.retrieval import HybridParams, hybrid_search
 from shifu.knowledge.text import Bm25Encoder
+from shifu.nlp.lay_words import statute_words
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -127,7 +128,9 @@ class KnowledgeBase:
     ) -> list[DocumentEvidence]:
         """The `top_k` best authorized fragments for `query` (fused BM25 + dense ranking).
 
-        The domain's terms and `focus` (a follow-up's slot cues) join the keyword leg only.
+        The statute words of the query's lay words (加班费 → 工资报酬, 延长工作时间) join the query:
+        staff ask in the former, laws are written in the latter. The domain's terms and `focus` (a
+        follow-up's slot cues) join the keyword leg only.
         """
         if not query.strip() or not access.space_ids or top_k <= 0:
             return []
@@ -135,7 +138,7 @@ class KnowledgeBase:
             self.parts.index,
             self.parts.encoder,
             self.parts.embedder,
-            query=query,
+            query=" ".join((query, *statute_words(query))),
             lexical_hint=f"{DOMAIN_TERMS.get(domain or '', '')} {focus or ''}".strip(),
             access=access.to_filter(),
             top_k=top_k,

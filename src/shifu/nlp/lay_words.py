@@ -147,3 +147,13 @@ DOMAIN_WORDS: frozenset[str] = _words(
     """
 )
 """Domain words the general jieba dictionary lacks (年假, 年会): segmented whole, never split."""
+
+
+def statute_words(text: str) -> tuple[str, ...]:
+    """The document words the lay words of `text` stand for (加班费怎么算 → 工资报酬, 加班).
+
+    For the keyword leg of a search: staff ask 加班费, the statute says 工资报酬. Single-character
+    lay words (告) are left out, being inside too many other words (报告, 公告).
+    """
+    found = (word for lay, words in LAY_SYNONYMS.items() if len(lay) > 1 and lay in text for word in words)
+    return tuple(dict.fromkeys(found))
