@@ -26,6 +26,8 @@ from shifu.nlp.terms import question_terms
         ("入职几天内能领工牌", {"内能", "几天内"}),
         ("费用发生后多久内能提交报销", {"内能", "多久"}),
         ("应聘保洁岗要额外交什么", {"外交", "额外", "岗要"}),
+        ("零星采购一个月最多能花多少", {"一个月"}),
+        ("维保三个小时内要到场吗", {"三个小时"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:

@@ -19,7 +19,8 @@ from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUEST
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(
-    r"^[零〇一二两三四五六七八九十百千万\d]+[个天日年月周次笔元块岁点分号]?$|^[一每单][户张笔次个人份顿晚天月年件项位名台]$"
+    r"^[零〇一二两三四五六七八九十百千万\d]+(?:个月|个小时|小时|周岁|[个天日年月周次笔元块岁点分号])?$|"
+    r"^[一每单][户张笔次个人份顿晚天月年件项位名台]$"
 )
 _COUNT_ASK = re.compile(r"^几[\u4e00-\u9fff]$")
 """几轮, 几类, 几级: asking how many, never the subject (the segmenter guesses them as words)."""
