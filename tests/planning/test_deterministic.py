@@ -196,6 +196,15 @@ def test_asking_what_to_bring_needs_the_materials_rule(
         assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
 
 
+@pytest.mark.parametrize("question", ["报销超过期限了还能报吗", "装修押金退还有期限吗", "年假申请截止到哪天"])
+def test_asking_about_a_time_limit_needs_the_deadline_rule(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.evidence_needs[:1] == [EvidenceNeed.DEADLINE], plan.evidence_needs
+    assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
+
+
 def test_a_follow_up_on_a_listed_task_rereads_tasks_and_searches(deterministic: DeterministicPlanner) -> None:
     resolved = ResolvedContext(
         relation=ContextRelation.REFERENCE,

@@ -39,11 +39,16 @@ CONFIDENCE_THRESHOLD = 0.40
 
 _FOLLOW_UPS = frozenset({ContextRelation.FOLLOW_UP, ContextRelation.CORRECTION, ContextRelation.REFERENCE})
 _LEADING_FILLER = re.compile(r"^(?:请问|你好|您好|师傅|老师|hi|hello)[，,！!。\s]*", re.IGNORECASE)
-_ASKS_MATERIALS = re.compile(
-    r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])"
+_WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
+    (
+        EvidenceNeed.REQUIRED_MATERIALS,
+        re.compile(r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])"),
+    ),
+    (EvidenceNeed.DEADLINE, re.compile(r"期限|时限|截止")),
 )
-"""要带什么 / 准备哪些 / 交啥: the question asks what to bring or hand in, a materials claim whatever the
-classifier predicts (交什么费 asks for money)."""
+"""Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥
+ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit (逾期不交物业费 only
+describes the situation)."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
 _DOCUMENT_NEEDS = frozenset(EvidenceNeed) - {EvidenceNeed.LIVE_STATE}
@@ -270,10 +275,9 @@ class DeterministicPlanner:
         if intent in _NO_EVIDENCE_INTENTS:
             return []
         needs = list(predicted)
-        if intent is Intent.KNOWLEDGE_QA and _ASKS_MATERIALS.search(question):
-            needs = [EvidenceNeed.REQUIRED_MATERIALS] + [
-                n for n in needs if n not in (EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE)
-            ]
+        worded = [need for need, wording in _WORDED_NEEDS if wording.search(question)]
+        if intent is Intent.KNOWLEDGE_QA and worded:
+            needs = worded + [n for n in needs if n not in (*worded, EvidenceNeed.GENERAL_RULE)]
         if intent is Intent.KNOWLEDGE_QA and entities.amounts and EvidenceNeed.AMOUNT_RULE not in needs:
             needs.insert(0, EvidenceNeed.AMOUNT_RULE)
         if intent in _LIVE_INTENTS and EvidenceNeed.LIVE_STATE not in needs:
