@@ -525,3 +525,17 @@ def test_materials_are_stated_of_the_questions_subject(text: str, locator: str, 
     assert (decision.status is DecisionStatus.ANSWERED) is covered
     if not covered:
         assert _slot(decision, need).reason_code == "BODY_UNSUPPORTED"
+
+
+@pytest.mark.parametrize(
+    ("text", "covered"),
+    [
+        ("用人单位应当在用工之日起一个月内支付劳动报酬。", False),
+        ("公司工资于每月15日发放，遇节假日提前。", True),
+    ],
+)
+def test_a_time_limit_does_not_answer_which_day(text: str, covered: bool) -> None:
+    need = EvidenceNeed.DEADLINE
+    fragment = doc("c1", text, needs=(need,), title="工资发放办法", locator="二、工资发放时间")
+    decision = _evaluate(plan("工资每个月几号发", [need]), search_result(fragment))
+    assert (decision.status is DecisionStatus.ANSWERED) is covered

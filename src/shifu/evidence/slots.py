@@ -30,6 +30,7 @@ from shifu.evidence.caliber import (
 from shifu.evidence.conflicts import Covering
 from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
 from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
+from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
 from shifu.nlp.quantities import find_durations
 from shifu.nlp.terms import QuestionTerms, question_terms
@@ -260,6 +261,11 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     claim_type = NEED_CLAIM_TYPE[need]
     if _quantity_covers(view, need, doc, body):
         return Covering(doc=doc)
+    if need is EvidenceNeed.DEADLINE and view.answer is not None and asks_a_day(view.answer.question):
+        # 几号发 / 哪天: only a sentence naming a day about the subject answers; 一个月内 is a time limit.
+        heading = "\n".join((doc.title, *doc.heading_path, doc.locator, ""))
+        answered = answering_sentences(view.answer, view.terms, body, heading)
+        return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if need is EvidenceNeed.DEADLINE and view.ask is not None:
         # 多久一次 / 几天内: a time limit that states no quantity of the asked kind answers nothing.
         return ANSWER_NOT_STATED if _labelled(doc, need, claim_type) else "LABEL_MISSING"
