@@ -117,9 +117,19 @@ def test_access_revoked_since_is_403_and_zero_bytes(
     assert client.get(resource["url"], headers=employee.headers).status_code == 200, "restored access works"
 
 
-def test_a_space_the_user_lacks_yields_no_resource(actor: Any, clock: FakeClock) -> None:
-    response = actor("employee_other_project").ask("华府项目门岗交接班SOP原文件发我")
-    assert HUAFU_GATE not in {r["documentKey"] for r in response["resources"]}
+@pytest.mark.parametrize(
+    ("other", "question"),
+    [
+        ("employee_other_project", "华府项目门岗交接班SOP原文件发我"),
+        ("candidate", "把员工费用报销制度的文件发我"),
+    ],
+)
+def test_a_document_the_user_may_not_see_is_not_replaced_by_another(
+    actor: Any, clock: FakeClock, other: str, question: str
+) -> None:
+    response = actor(other).ask(question)
+    assert response["intent"] == "RESOURCE_DELIVERY", response
+    assert (response["status"], response["resources"]) == ("NO_EVIDENCE", []), response
 
 
 def test_unknown_link_and_wrong_client_are_refused(

@@ -22,6 +22,7 @@ from shifu.contracts.plan import ToolCall
 from shifu.domain.embedded import EmbeddedDomain
 from shifu.domain.http import HttpDomain
 from shifu.errors import Forbidden, NotFound
+from shifu.evidence.requested import is_requested, requested_terms
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase
 from shifu.tools.handlers import ToolHandler
@@ -30,6 +31,8 @@ from shifu.tools.ports import KnowledgeAccess
 
 RESOURCE_TTL_S = 600
 """How long a download link lives."""
+RESOURCE_CANDIDATES = 5
+"""Search hits examined for the document a resource request names."""
 
 
 def search_access(access: KnowledgeAccess) -> SearchAccess:
@@ -73,12 +76,17 @@ class KnowledgePort:
     def issue_resource(
         self, *, access: KnowledgeAccess, citation_id: str | None, query: str | None, kind: str
     ) -> list[ResourceRef]:
-        """A link to the cited (or best-matching) document's original, re-authorized now."""
+        """A link to the cited document's original, or to the one the request names, re-authorized now.
+
+        Without a citation, the best search hit whose document is about the request's subject is
+        delivered; a hit about something else is never handed over in its place.
+        """
         scope = search_access(access)
         fragment_id = citation_id
         if fragment_id is None and query:
-            hits = self._kb.search(query, domain=None, access=scope, top_k=1)
-            fragment_id = hits[0].fragment_id if hits else None
+            terms = requested_terms(query)
+            hits = self._kb.search(query, domain=None, access=scope, top_k=RESOURCE_CANDIDATES)
+            fragment_id = next((hit.fragment_id for hit in hits if is_requested(terms, hit)), None)
         if fragment_id is None:
             return []
         try:
