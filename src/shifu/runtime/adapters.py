@@ -22,7 +22,7 @@ from shifu.contracts.plan import ToolCall
 from shifu.domain.embedded import EmbeddedDomain
 from shifu.domain.http import HttpDomain
 from shifu.errors import Forbidden, NotFound
-from shifu.evidence.requested import is_requested, requested_terms
+from shifu.evidence.requested import is_requested
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase
 from shifu.tools.handlers import ToolHandler
@@ -84,9 +84,8 @@ class KnowledgePort:
         scope = search_access(access)
         fragment_id = citation_id
         if fragment_id is None and query:
-            terms = requested_terms(query)
             hits = self._kb.search(query, domain=None, access=scope, top_k=RESOURCE_CANDIDATES)
-            fragment_id = next((hit.fragment_id for hit in hits if is_requested(terms, hit)), None)
+            fragment_id = next((hit.fragment_id for hit in hits if is_requested(query, hit)), None)
         if fragment_id is None:
             return []
         try:
