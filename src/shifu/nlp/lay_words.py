@@ -49,9 +49,11 @@ GENERIC_WORDS: frozenset[str] = _words(
     你好 您好 谢谢 多谢 感谢 收到 嗯嗯 哈哈 明白 辛苦 早上好 晚上好 晚安 再见 拜拜
     拿到 接到 得到 收到后 拿到后
     额外 另外 另需 还需
+    就是 其实 只是 不是 意思是 我是说 说的是 没图 无图
     """
 )
-"""Words too general to be the subject of a question on their own (courtesies name nothing either)."""
+"""Words too general to be the subject of a question on their own (courtesies and the words that correct an
+earlier turn — 没图，就是电梯困人了 — name nothing either)."""
 
 _LOST = ("丢了", "弄丢", "丢失", "遗失")
 _BROKEN = ("坏了", "损坏")
