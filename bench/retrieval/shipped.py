@@ -27,7 +27,15 @@ from bench.retrieval.stard import Stard, metrics
 from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
 from shifu.knowledge.index.edge import EdgeIndex
 from shifu.knowledge.question_bank import QuestionBank, embed_bank, read_entries
-from shifu.knowledge.retrieval import LEGS, BankParams, HybridParams, TailParams, fuse_legs, hybrid_legs
+from shifu.knowledge.retrieval import (
+    LEGS,
+    BankParams,
+    HybridParams,
+    TailParams,
+    feedback_leg,
+    fuse_legs,
+    hybrid_legs,
+)
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
 log = logging.getLogger("bench.retrieval")
@@ -66,6 +74,10 @@ TAIL_GRID: dict[str, tuple[float, ...]] = {
     "rrf_k": (3, 5, 10, 20, 30, 60),
 }  # fmt: skip
 """The grid the tail fusion is tuned over (coordinate ascent on train Recall@100, head fixed)."""
+FEEDBACK_SETTINGS = ((3, 0.5), (3, 1.0), (5, 0.5), (5, 1.0), (10, 1.0))
+"""(head places, mix) of the feedback leg tried once the tail is tuned; the train score chooses."""
+FEEDBACK_WEIGHTS = (0.5, 1.0, 1.5, 2.0, 3.0)
+"""Feedback-leg weights tried for each setting before the whole tail is tuned again."""
 TAIL_DEPTHS = (1, 2)
 """How deep the legs are read for a ranking with a tail, in multiples of its length (100)."""
 ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
@@ -235,11 +247,13 @@ def tune_tail(
     params: HybridParams,
     depth: int,
     back: dict[str, str],
+    start: TailParams | None = None,
 ) -> tuple[HybridParams, float]:
     """Coordinate ascent of the tail fusion on TRAIN Recall@100; the head (`params.bank`) stays as tuned.
 
     The head decides Recall@10 and is left alone; below it, only what reaches the top 100 counts.
     `legs` were read `depth` × 100 deep, which the tail records so the product reads them as deep.
+    Starts from equal weights unless `start` is given (the feedback leg's weight is then tuned too).
     """
     train_legs = {q: legs[q] for q in stard.train}
 
@@ -249,16 +263,82 @@ def tune_tail(
     def score(tail: TailParams) -> float:
         return metrics(ranked(train_legs, with_tail(tail), ALL_LEGS, back), stard.gold, stard.train)["R@100"]
 
-    start = replace(TAIL_START, depth=depth)
-    best, best_score = start, score(start)
+    grid = dict(TAIL_GRID)
+    if start is not None and start.feedback:
+        grid["feedback_weight"] = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+    best = start if start is not None else replace(TAIL_START, depth=depth)
+    best_score = score(best)
     for _ in range(2):
-        for field, values in TAIL_GRID.items():
+        for field, values in grid.items():
             for value in values:
                 candidate = replace(best, **{field: value})
                 value_score = score(candidate)
                 if value_score > best_score + 1e-9:
                     best, best_score = candidate, value_score
     return with_tail(best), best_score
+
+
+def with_feedback(
+    stard: Stard,
+    index: EdgeIndex,
+    embedder: CachedQueryEmbedder,
+    legs: dict[int, dict[str, list[Hit]]],
+    params: HybridParams,
+) -> dict[int, dict[str, list[Hit]]]:
+    """Every query's legs plus its feedback leg for the tail of `params` (the product's own function)."""
+    tail = params.bank.tail
+    assert tail is not None
+    return {
+        q: {**found, "feedback_dense": feedback_leg(
+            index, embedder.query(stard.queries[q]), found, params, ACCESS, 100 * tail.depth
+        )}
+        for q, found in legs.items()
+    }  # fmt: skip
+
+
+def tune_feedback(
+    stard: Stard,
+    index: EdgeIndex,
+    embedder: CachedQueryEmbedder,
+    legs: dict[int, dict[str, list[Hit]]],
+    params: HybridParams,
+    back: dict[str, str],
+) -> tuple[HybridParams, dict[int, dict[str, list[Hit]]], list[dict[str, Any]]]:
+    """Add the feedback leg to a tuned tail if TRAIN Recall@100 says so, then tune the whole tail again.
+
+    Each (head places, mix) setting is tried with a few leg weights, the rest of the tail as tuned; the
+    best by train score (or no feedback leg, when none beats it) is tuned again as a whole.
+    """
+    tail = params.bank.tail
+    assert tail is not None
+    train = {q: legs[q] for q in stard.train}
+
+    def score(found: dict[int, dict[str, list[Hit]]], candidate: HybridParams) -> float:
+        return metrics(ranked(found, candidate, ALL_LEGS, back), stard.gold, stard.train)["R@100"]
+
+    best_score, best, best_legs = score(train, params), params, legs
+    trials: list[dict[str, Any]] = []
+    for documents, mix in FEEDBACK_SETTINGS:
+        probe = replace(tail, feedback_documents=documents, feedback_mix=mix, feedback_weight=1.0)
+        fed = with_feedback(
+            stard, index, embedder, legs, replace(params, bank=replace(params.bank, tail=probe))
+        )
+        fed_train = {q: fed[q] for q in stard.train}
+        for weight in FEEDBACK_WEIGHTS:
+            candidate = replace(
+                params, bank=replace(params.bank, tail=replace(probe, feedback_weight=weight))
+            )
+            value = score(fed_train, candidate)
+            trials.append(
+                {"documents": documents, "mix": mix, "weight": weight, "train_R@100": round(value, 4)}
+            )
+            if value > best_score + 1e-9:
+                best_score, best, best_legs = value, candidate, fed
+    if best is params:
+        return params, legs, trials
+    assert best.bank.tail is not None
+    tuned, _ = tune_tail(stard, best_legs, best, best.bank.tail.depth, back, start=best.bank.tail)
+    return tuned, best_legs, trials
 
 
 def headless(params: HybridParams) -> HybridParams:
@@ -310,13 +390,27 @@ def run_shipped(
                 if best is None or train_score > best[0]:
                     best = (train_score, tuned, legs, p50)
         assert best is not None
-        _, shipped_params, legs, p50 = best
+        _, without_feedback, legs, p50 = best
+        shipped_params, legs, feedback_trials = tune_feedback(
+            stard, index, embedder, legs, without_feedback, back
+        )
         plain_params, _ = tune(stard, legs, base, ("sparse", "dense"), plain_grid, back, bank_fields=False)
         hybrid = ranked(legs, plain_params, ("sparse", "dense"), back)
         shipped = ranked(legs, shipped_params, ALL_LEGS, back)
         head_only = ranked(legs, headless(shipped_params), ALL_LEGS, back)
+        no_feedback = ranked(legs, without_feedback, ALL_LEGS, back)
         check = _check_product_path(stard, index, encoder, embedder, bank, shipped_params, back, shipped)
-        alone = {n: evaluate(stard, ranked(legs, headless(shipped_params), (n,), back)) for n in ALL_LEGS[2:]}
+        alone = {
+            n: evaluate(stard, ranked(legs, headless(shipped_params), (n,), back)) for n in ALL_LEGS[2:-1]
+        }
+        if "feedback_dense" in next(iter(legs.values())):
+            alone["feedback_dense"] = evaluate(
+                stard,
+                {
+                    q: [back[h.fragment_id] for h in found["feedback_dense"][:100]]
+                    for q, found in legs.items()
+                },
+            )
     finally:
         index.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -325,11 +419,13 @@ def run_shipped(
         "hybrid_params": _public(plain_params, ("candidates", "dense_weight", "rrf_k")),
         "shipped_params": {"candidates": shipped_params.candidates, **asdict(shipped_params.bank)},
         "leg_settings_tried": trials,
+        "feedback_settings_tried": feedback_trials,
         "engine": {"build_s": round(build_s, 1), "legs_p50_ms": round(p50, 2)},
         "product_path_check": check,
         "methods": {
             "hybrid": evaluate(stard, hybrid),
             "hybrid_shipped_head_only": evaluate(stard, head_only),
+            "hybrid_shipped_without_feedback": evaluate(stard, no_feedback),
             "hybrid_shipped": evaluate(stard, shipped),
         },
         "legs_alone": alone,

@@ -235,3 +235,15 @@ def test_a_reopened_edge_shard_names_the_same_fragments_and_forgets_deleted_ones
         assert POINTS[0].fragment_id in {h.fragment_id for h in reopened.search_sparse(sparse, EMPLOYEE, 100)}
     finally:
         reopened.close()
+
+
+def test_dense_vectors_are_returned_only_for_points_the_caller_may_see(index: VectorIndex) -> None:
+    wanted = [_fid(n) for n in (1, 2, 3, 4, 7, 8)] + ["f" * 64]
+    found = index.dense_vectors(wanted, EMPLOYEE)
+    assert {NUMBER[f] for f in found} == {1, 2, 3}
+    stored = {p.fragment_id: p.dense for p in POINTS}
+    for fragment_id, vector in found.items():
+        assert vector.dtype == np.float32
+        assert np.allclose(vector, stored[fragment_id], atol=1e-6)
+    assert index.dense_vectors(wanted, AccessFilter("demo", (), (), "EMPLOYEE", DAY)) == {}
+    assert index.dense_vectors([], EMPLOYEE) == {}

@@ -70,13 +70,15 @@ def test_without_bank_legs_there_is_no_tail() -> None:
 
 
 @pytest.mark.parametrize(("top_k", "limit"), [(3, 50), (8, 50), (40, 80), (100, 200)])
-def test_a_ranking_with_a_tail_reads_the_legs_deeper(
+def test_a_ranking_with_a_tail_reads_the_legs_deeper_and_asks_for_the_feedback_leg(
     monkeypatch: pytest.MonkeyPatch, top_k: int, limit: int
 ) -> None:
     seen: list[int] = []
+    feedback: list[bool] = []
 
     def recording_legs(*args: Any, **kwargs: Any) -> dict[str, list[Hit]]:
         seen.append(kwargs["limit"])
+        feedback.append(kwargs["feedback"])
         return legs()
 
     monkeypatch.setattr(retrieval, "hybrid_legs", recording_legs)
@@ -89,12 +91,15 @@ def test_a_ranking_with_a_tail_reads_the_legs_deeper(
         params=params, bank=bank,
     )  # fmt: skip
     assert seen == [limit]
+    assert feedback == [top_k > TAIL.head]
     seen.clear()
+    feedback.clear()
     hybrid_search(
         None, Bm25Encoder(), embedder, query="q", lexical_hint="", access=access, top_k=top_k,  # type: ignore[arg-type]
         params=params, bank=None,
     )  # fmt: skip
     assert seen == [max(50, top_k)]
+    assert feedback == [False]
 
 
 def test_the_shipped_tail_leaves_the_answer_paths_top_eight_alone() -> None:

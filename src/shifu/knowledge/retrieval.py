@@ -6,13 +6,18 @@ the same authorization filter), the *wide memory* leg (the same votes from many 
 questions: general articles that similar questions keep citing), the *focus* legs (the same
 sparse and dense queries again, restricted to the documents the nearest bank questions cite) and
 the *near* legs (restricted to the cited fragments and their neighbours in the document: related
-articles sit side by side).
+articles sit side by side). Below the head of a long ranking, the *feedback* leg searches again with
+the query vector moved towards the stored vectors of the head's first places (pseudo-relevance
+feedback: articles like the ones that rank first).
 Kept apart from the service so the benchmark ranks STARD with exactly the code that serves users.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 from shifu.knowledge.embedding import Embedder
 from shifu.knowledge.fusion import rrf
@@ -29,8 +34,10 @@ LEGS = (
     "focus_dense",
     "near_sparse",
     "near_dense",
+    "feedback_dense",
 )
-"""Every leg, in fusion order; all but the first two exist only with a question bank."""
+"""Every leg, in fusion order; all but the first two exist only with a question bank, the last only
+below the head of a long ranking."""
 WEIGHT_FIELDS = {
     "dense": "dense_weight",
     "memory": "memory_weight",
@@ -39,13 +46,17 @@ WEIGHT_FIELDS = {
     "focus_dense": "focus_dense_weight",
     "near_sparse": "near_sparse_weight",
     "near_dense": "near_dense_weight",
+    "feedback_dense": "feedback_weight",
 }
-"""The field holding each leg's RRF weight, in the bank fusion and in the tail fusion alike."""
+"""The field holding each leg's RRF weight, in the bank fusion and in the tail fusion alike (a fusion
+without the field does not fuse that leg)."""
 
 
 def leg_weights(params: object) -> dict[str, float]:
     """Each leg's weight (but the lexical leg's) read from a fusion's settings by `WEIGHT_FIELDS`."""
-    return {leg: float(getattr(params, field)) for leg, field in WEIGHT_FIELDS.items()}
+    return {
+        leg: float(getattr(params, field)) for leg, field in WEIGHT_FIELDS.items() if hasattr(params, field)
+    }
 
 
 TAIL_SCALE = 0.999
@@ -62,7 +73,9 @@ class TailParams:
     `head` places the same legs are fused again with their own weights and a flatter k, which
     weighs the legs' deeper hits. The head (every ranking the answer path asks for, top 8) is
     unchanged. The defaults were chosen on the STARD train split only, for Recall@100 with the
-    head fixed (bench/retrieval/run.py, 2026-12-03).
+    head fixed (bench/retrieval/run.py, 2026-12-04). The feedback leg is off: no head size, mix and
+    weight tried beat the tail without it on the train split in that run; the benchmark tries it again
+    on every run.
     """
 
     head: int = 10
@@ -73,12 +86,27 @@ class TailParams:
     dense_weight: float = 1.0
     memory_weight: float = 1.0
     wide_weight: float = 1.5
-    focus_sparse_weight: float = 1.0
+    focus_sparse_weight: float = 0.0
     focus_dense_weight: float = 1.0
-    near_sparse_weight: float = 0.25
-    near_dense_weight: float = 1.0
-    rrf_k: int = 60
+    near_sparse_weight: float = 0.0
+    near_dense_weight: float = 1.5
+    feedback_documents: int = 0
+    """Places of the head whose stored vectors move the query of the feedback leg (0: no feedback leg)."""
+    feedback_mix: float = 1.0
+    """Weight of the head's mean vector added to the (unit) query vector."""
+    feedback_weight: float = 0.0
+    """RRF weight of the feedback leg."""
+    rrf_k: int = 30
     """RRF rank offset of the tail fusion."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.feedback_documents <= self.head:
+            raise ValueError("feedback_documents must lie between 0 and head")
+
+    @property
+    def feedback(self) -> bool:
+        """The tail has a feedback leg."""
+        return self.feedback_documents > 0 and self.feedback_weight > 0
 
     def weights(self) -> dict[str, float]:
         """RRF weight of every leg in the tail fusion (a leg weighing 0 is left out)."""
@@ -90,7 +118,7 @@ class BankParams:
     """How the question-bank legs are formed and fused (used only when a bank is configured).
 
     The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
-    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-03).
+    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-04).
     """
 
     neighbours: int = 10
@@ -101,19 +129,19 @@ class BankParams:
     """Documents the focus legs are restricted to (the most voted ones)."""
     dense_weight: float = 1.5
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    memory_weight: float = 1.5
+    memory_weight: float = 3.0
     """RRF weight of the memory leg."""
     wide_neighbours: int = 100
     """Bank questions that vote in the wide memory leg."""
-    wide_weight: float = 1.5
+    wide_weight: float = 0.5
     """RRF weight of the wide memory leg (0 skips it)."""
     focus_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the voted documents."""
-    focus_dense_weight: float = 1.0
+    focus_dense_weight: float = 2.0
     """RRF weight of the dense leg restricted to the voted documents."""
     near: int = 2
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
-    near_sparse_weight: float = 0.5
+    near_sparse_weight: float = 0.25
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
     near_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
@@ -194,8 +222,13 @@ def hybrid_legs(
     limit: int,
     params: HybridParams,
     bank: QuestionBank | None = None,
+    feedback: bool = False,
 ) -> dict[str, list[Hit]]:
-    """Each leg's ranking among the points `access` allows (the filter always runs inside the engine)."""
+    """Each leg's ranking among the points `access` allows (the filter always runs inside the engine).
+
+    `feedback` adds the tail's feedback leg (when the tail has one): only a ranking longer than its
+    head asks for it, since the leg is fused below the head only.
+    """
     terms = encoder.query(tokenize(f"{query} {lexical_hint}"))
     vector = embedder.query(query)
     legs = {
@@ -222,20 +255,57 @@ def hybrid_legs(
     for name, within in (("focus", focus), ("near", near)):
         legs[f"{name}_sparse"] = index.search_sparse(terms, access, limit, within)
         legs[f"{name}_dense"] = index.search_dense(vector, access, limit, within)
+    if feedback and settings.tail is not None and settings.tail.feedback:
+        legs["feedback_dense"] = feedback_leg(index, vector, legs, params, access, limit)
     return legs
+
+
+def feedback_vector(
+    query: NDArray[np.float32], head: list[NDArray[np.float32]], mix: float
+) -> NDArray[np.float32]:
+    """The unit query vector moved by `mix` towards the unit mean of the head's vectors (Rocchio)."""
+    moved: NDArray[np.float32] = np.asarray(query, dtype=np.float32) / np.float32(np.linalg.norm(query))
+    if head:
+        mean = np.mean(np.stack(head), axis=0)
+        norm = float(np.linalg.norm(mean))
+        if norm > 0:
+            moved = moved + np.float32(mix / norm) * mean
+    result: NDArray[np.float32] = (moved / np.float32(np.linalg.norm(moved))).astype(np.float32)
+    return result
+
+
+def feedback_leg(
+    index: VectorIndex,
+    vector: NDArray[np.float32],
+    legs: dict[str, list[Hit]],
+    params: HybridParams,
+    access: AccessFilter,
+    limit: int,
+) -> list[Hit]:
+    """Dense search again, the query moved towards the head's first places (stored vectors, read under
+    `access` inside the engine); empty when the tail has no feedback leg or the head is empty."""
+    tail = params.bank.tail
+    if tail is None or not tail.feedback:
+        return []
+    head = [hit.fragment_id for hit in fuse_legs(legs, params, tail.feedback_documents)]
+    stored = index.dense_vectors(head, access)
+    if not stored:
+        return []
+    moved = feedback_vector(vector, [stored[f] for f in head if f in stored], tail.feedback_mix)
+    return index.search_dense(moved, access, limit)
 
 
 def fuse_legs(legs: dict[str, list[Hit]], params: HybridParams, top_k: int) -> list[Hit]:
     """Weighted RRF of the legs that ran (weights and k from `params`), the tail fusion below the head."""
     with_bank = any(name not in ("sparse", "dense") for name in legs)
     weights = params.weights(with_bank)
-    names = [name for name in LEGS if name in legs]
+    names = [name for name in LEGS if name in legs and name in weights]
     fused = rrf([legs[n] for n in names], weights=[weights[n] for n in names], k=params.k(with_bank))
     tail = params.bank.tail
     if not with_bank or tail is None or top_k <= tail.head:
         return fused[:top_k]
     tail_weights = tail.weights()
-    broad = [n for n in names if tail_weights[n] > 0]
+    broad = [n for n in LEGS if n in legs and tail_weights[n] > 0]
     below = rrf([legs[n] for n in broad], weights=[tail_weights[n] for n in broad], k=tail.rrf_k)
     return _continued(fused[: tail.head], below, top_k)
 
@@ -279,5 +349,6 @@ def hybrid_search(
         limit=max(params.candidates, top_k, deep),
         params=params,
         bank=bank,
+        feedback=deep > 0,
     )
     return fuse_legs(legs, params, top_k)

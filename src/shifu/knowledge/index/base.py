@@ -174,6 +174,12 @@ class VectorIndex(Protocol):
         """The points of the cited (document_key, locator) pairs among those `access` allows."""
         ...
 
+    def dense_vectors(
+        self, fragment_ids: Sequence[str], access: AccessFilter
+    ) -> dict[str, NDArray[np.float32]]:
+        """The stored dense vectors of the `fragment_ids` that `access` allows (filtered in the engine)."""
+        ...
+
     def payloads(self) -> dict[str, dict[str, Any]]:
         """Every point's payload by fragment id (for `kb check`)."""
         ...

@@ -200,6 +200,28 @@ class ClientIndex:
             if offset is None:
                 return found
 
+    def dense_vectors(
+        self, fragment_ids: Sequence[str], access: AccessFilter
+    ) -> dict[str, NDArray[np.float32]]:
+        """The stored dense vectors of the `fragment_ids` that `access` allows (filtered in the engine)."""
+        if not access.space_ids or not fragment_ids:
+            return {}
+        request_filter = models.Filter(
+            must=[client_filter(access), models.HasIdCondition(has_id=[point_uuid(f) for f in fragment_ids])]
+        )
+        records, _ = self._client.scroll(
+            self._collection,
+            scroll_filter=request_filter,
+            limit=len(fragment_ids),
+            with_payload=["fragment_id"],
+            with_vectors=[DENSE],
+        )
+        found: dict[str, NDArray[np.float32]] = {}
+        for record in records:
+            vectors = record.vector if isinstance(record.vector, dict) else {}
+            found[str((record.payload or {})["fragment_id"])] = np.asarray(vectors[DENSE], dtype=np.float32)
+        return found
+
     def payloads(self) -> dict[str, dict[str, Any]]:
         """Every payload by fragment id (scrolls the collection)."""
         found: dict[str, dict[str, Any]] = {}

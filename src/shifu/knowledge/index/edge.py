@@ -231,6 +231,26 @@ class EdgeIndex:
             if offset is None:
                 return found
 
+    def dense_vectors(
+        self, fragment_ids: Sequence[str], access: AccessFilter
+    ) -> dict[str, NDArray[np.float32]]:
+        """The stored dense vectors of the `fragment_ids` that `access` allows (filtered in the engine)."""
+        if not access.space_ids or not fragment_ids:
+            return {}
+        request_filter = qe.Filter(
+            must=[edge_filter(access), qe.HasIdCondition({_point_id(f) for f in fragment_ids})]
+        )
+        records, _ = self._shard.scroll(
+            qe.ScrollRequest(
+                limit=len(fragment_ids), filter=request_filter, with_payload=False, with_vector=[DENSE]
+            )
+        )
+        found: dict[str, NDArray[np.float32]] = {}
+        for record in records:
+            vectors = record.vector if isinstance(record.vector, dict) else {}
+            found[self._fragments[_point_key(record.id)]] = np.asarray(vectors[DENSE], dtype=np.float32)
+        return found
+
     def payloads(self) -> dict[str, dict[str, Any]]:
         """Every payload by fragment id (scrolls the whole shard)."""
         found: dict[str, dict[str, Any]] = {}
