@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
 from shifu.knowledge.access import SearchAccess, access_for_actor
+from shifu.knowledge.index.base import Hit
 from shifu.store.engine import make_engine, make_session_factory, transaction
 from shifu.store.migrate import upgrade
 from shifu.store.tables.org import KnowledgeSpaceRow, ProjectMemberRow, ProjectRow, TenantRow, UserRow
@@ -145,3 +146,13 @@ def actor_access(session_factory: sessionmaker[Session], actor: str) -> SearchAc
         access = access_for_actor(session, "demo", actor, ON)
     assert access is not None
     return access
+
+
+def hits(*fragment_ids: str) -> list[Hit]:
+    """A leg's ranking of these fragment ids, best first (scores are not read by RRF)."""
+    return [Hit(fragment_id, 1.0) for fragment_id in fragment_ids]
+
+
+def ids(ranking: list[Hit]) -> list[str]:
+    """The fragment ids of a ranking, in order."""
+    return [hit.fragment_id for hit in ranking]

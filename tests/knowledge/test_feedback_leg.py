@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from kb_support import hits, ids
 
 from shifu.knowledge.index.base import AccessFilter, Hit
 from shifu.knowledge.retrieval import (
@@ -27,20 +28,12 @@ TAIL = TailParams(
 PARAMS = HybridParams(bank=BankParams(tail=TAIL))
 
 
-def hits(*ids: str) -> list[Hit]:
-    return [Hit(i, 1.0) for i in ids]
-
-
 def legs() -> dict[str, list[Hit]]:
     return {
         "sparse": hits("a1", "a2", "a3", "a4", "a5"),
         "dense": hits("a2", "a1", "a3", "a5", "a4"),
         "memory": hits("a1", "a3"),
     }
-
-
-def ids(ranking: list[Hit]) -> list[str]:
-    return [hit.fragment_id for hit in ranking]
 
 
 def unit(*values: float) -> np.ndarray:

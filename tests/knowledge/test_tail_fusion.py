@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from kb_support import hits, ids
 
 from shifu.knowledge import retrieval
 from shifu.knowledge.embedding import HashingEmbedder
@@ -22,10 +23,6 @@ TAIL = TailParams(
 PARAMS = HybridParams(bank=BankParams(tail=TAIL))
 
 
-def hits(*ids: str) -> list[Hit]:
-    return [Hit(i, 1.0) for i in ids]
-
-
 def legs() -> dict[str, list[Hit]]:
     """The memory leg alone holds m1..m6; the lexical and dense legs agree on a1..a6."""
     return {
@@ -33,10 +30,6 @@ def legs() -> dict[str, list[Hit]]:
         "dense": hits("a2", "a1", "a4", "a3", "a6", "a5"),
         "memory": hits("m1", "m2", "m3", "m4", "m5", "m6"),
     }
-
-
-def ids(ranking: list[Hit]) -> list[str]:
-    return [hit.fragment_id for hit in ranking]
 
 
 def test_a_ranking_no_longer_than_the_head_is_the_sharp_fusion() -> None:
