@@ -49,6 +49,7 @@ def test_01_a_500_yuan_purchase_fails_closed(parts: Parts) -> None:
     [
         ("500元以下的零星采购怎么报销", "500元以下"),
         ("五百块的小额自采怎么走账", "500元"),
+        ("那一笔500的采购怎么报", "单笔500元"),
     ],
 )
 def test_02_03_amount_caliber_gap_is_kept_and_nothing_is_composed(

@@ -55,6 +55,9 @@ def test_non_numbers_are_none(text: str) -> None:
         ("¥1,200能报吗", "1200", "¥1,200"),
         ("1000块钱以内怎么报销", "1000", "1000块钱"),
         ("报销３００元", "300", "300元"),
+        ("那一笔500的采购怎么报", "500", "500"),
+        ("800的发票能报吗", "800", "800"),
+        ("花了1,200怎么报", "1200", "1,200"),
     ],
 )
 def test_amounts_normalize_to_cny(text: str, value: str, surface: str) -> None:
@@ -64,6 +67,13 @@ def test_amounts_normalize_to_cny(text: str, value: str, surface: str) -> None:
 
 def test_a_bare_chinese_number_without_money_context_is_not_an_amount() -> None:
     assert _extract("两千五个人参加").amounts == []
+
+
+@pytest.mark.parametrize(
+    "text", ["报销3张发票", "报销2024年的发票", "第500的采购", "B500的采购", "一笔5的采购"]
+)
+def test_a_bare_number_that_counts_dates_or_names_something_is_not_an_amount(text: str) -> None:
+    assert _extract(text).amounts == []
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,14 @@ _AMOUNT_PATTERNS = [
     ),
 ]
 _BARE_CN_AMOUNT = re.compile(rf"({CN_NUMBER})(?![平米人次个户字步里条张台辆份年月天日号元块周])")
+_NOT_MONEY_AFTER = r"(?![\d.,%％‰A-Za-z万千百亿平米人次个户字步里条张台辆份年月天日号周楼层栋室岁])"
+_BARE_ARABIC_AMOUNTS = [
+    re.compile(
+        rf"(?:一笔|单笔|每笔|花了|花费|付了|支付了?|报销了?|金额为?|价值)\s*({ARABIC_NUMBER}){_NOT_MONEY_AFTER}"
+    ),
+    re.compile(rf"(?<![\d.,A-Za-z第])({ARABIC_NUMBER})(?=\s*的?\s*(?:采购|报销|发票|东西|物品|费用|单子))"),
+]
+"""A bare number tied to a transaction is money: 一笔500的采购, 报销300, 800的发票 (never 3张, 2024年)."""
 _MONEY_CONTEXT = re.compile(
     r"报销|费用|金额|采购|多少钱|花了|花费|预算|价格|额度|发票|借款|付款|支付|工资|薪资|补贴"
 )
@@ -105,7 +113,8 @@ def _free(start: int, end: int, taken: list[Span]) -> bool:
 
 
 def find_amounts(text: str, taken: list[Span]) -> Iterator[tuple[int, MoneyAmount]]:
-    """Money amounts with an explicit currency, or 万-scaled / money-context Chinese numerals."""
+    """Money amounts with an explicit currency, bare numbers tied to a transaction, or 万-scaled /
+    money-context Chinese numerals."""
     for pattern in _AMOUNT_PATTERNS:
         for m in pattern.finditer(text):
             value = parse_number(m.group(1))
@@ -113,6 +122,14 @@ def find_amounts(text: str, taken: list[Span]) -> Iterator[tuple[int, MoneyAmoun
                 continue
             taken.append((m.start(), m.end()))
             yield m.start(), MoneyAmount(value=value, currency="CNY", text=m.group(0).strip())
+    for pattern in _BARE_ARABIC_AMOUNTS:
+        for m in pattern.finditer(text):
+            value = parse_number(m.group(1))
+            start, end = m.span(1)
+            if value is None or value < 10 or not _free(start, end, taken):
+                continue
+            taken.append((start, end))
+            yield start, MoneyAmount(value=value, currency="CNY", text=m.group(1))
     if not _MONEY_CONTEXT.search(text):
         return
     for m in _BARE_CN_AMOUNT.finditer(text):
