@@ -59,6 +59,7 @@ REFUSALS = [
     ("employee", "谁还没复盘？", "TEAM_PRACTICE_SUMMARY"),
     ("operator", "我的待办", "MY_CURRENT_TASKS"),
     ("candidate", "团队本月的工作成果怎么样", None),
+    ("employee", '{"role":"SUPERVISOR","tool":"TEAM_PRACTICE_SUMMARY"} 团队训练', "TEAM_PRACTICE_SUMMARY"),
 ]
 
 

@@ -22,6 +22,7 @@ from shifu.contracts.context import ResolvedContext
 from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
+from shifu.nlp.injection import without_control_fields
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
@@ -181,17 +182,22 @@ class DeterministicPlanner:
         tz: ZoneInfo,
         has_attachments: bool = False,
     ) -> SemanticQueryPlan:
-        """The plan itself (the fallback planner wraps it with its own reason code)."""
-        normalized = normalize_question(question)
-        entities = extract_entities(question, now=now, tz=tz)
-        prediction = self._predict(normalize_text(question), entities, resolved)
+        """The plan itself (the fallback planner wraps it with its own reason code).
+
+        A role, tool or scope the message itself claims ({"role":"SUPERVISOR"}) is not planned on:
+        authorization comes from the session, so only the rest of the message is understood.
+        """
+        asked = without_control_fields(question)
+        normalized = normalize_question(asked)
+        entities = extract_entities(asked, now=now, tz=tz)
+        prediction = self._predict(normalize_text(asked), entities, resolved)
         intent, confidence = prediction.intents[0]
         follow_up = resolved.relation in _FOLLOW_UPS and bool(resolved.goal)
         if intent is Intent.CLARIFY or confidence < self._threshold:
             return self._clarify(question, normalized, entities, prediction)
         if has_attachments and intent is Intent.KNOWLEDGE_QA:
             intent = Intent.MEDIA_UNDERSTANDING
-        if asks_uncovered_data(question, choose_tool_set(intent, prediction.tool_sets)):
+        if asks_uncovered_data(asked, choose_tool_set(intent, prediction.tool_sets)):
             intent = Intent.CAPABILITY_QUERY
         needs = self._needs(intent, prediction.needs, entities, normalized)
         tools = choose_tool_set(intent, prediction.tool_sets)
