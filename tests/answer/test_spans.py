@@ -25,6 +25,20 @@ def test_a_lead_in_sentence_brings_its_numbered_items_in_order() -> None:
     assert len(spans) == len(set(spans))
 
 
+def test_the_conditions_of_an_eligibility_answer_are_its_listed_cases() -> None:
+    text = (
+        "员工出现以下情况之一的，系统自动将其列入主管的待复盘名单：\n\n"
+        "1. 单次练习得分低于60分。\n2. 新员工入职满30日。\n\n"
+        "主管也可以根据日常观察，手动将员工加入待复盘名单。"
+    )
+    spans = select_spans(EvidenceNeed.ELIGIBILITY, text, "什么情况下员工会被列进待复盘名单")
+    assert spans[:3] == [
+        "员工出现以下情况之一的，系统自动将其列入主管的待复盘名单：",
+        "1. 单次练习得分低于60分。",
+        "2. 新员工入职满30日。",
+    ]
+
+
 def test_the_list_ends_at_the_first_line_that_is_not_an_item() -> None:
     items = listed_items(MATERIALS, "材料不全的，财务部退回补齐后再受理：")
     assert len(items) == 3 and all(item in MATERIALS for item in items)

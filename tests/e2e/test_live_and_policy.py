@@ -130,6 +130,19 @@ def test_a_staff_members_own_review_is_their_practice_not_a_refusal(actor: Any) 
     assert interview["status"] == "FORBIDDEN" and called(interview) == set()
 
 
+@pytest.mark.parametrize("question", ["哪些情况下员工会被列进待复盘名单", "待复盘名单是怎么定的"])
+def test_what_puts_staff_on_the_review_list_is_answered_from_the_rule_not_the_live_list(
+    actor: Any, question: str
+) -> None:
+    response = actor("supervisor").ask(question)
+    assert response["intent"] == "KNOWLEDGE_QA", response["answer"]
+    assert called(response) == {"KNOWLEDGE_SEARCH"}, "no live list and no draft for a rule question"
+    assert response["status"] == "COMPLETED" and response["decision"] == "ANSWERED"
+    cited = {(c["documentKey"], c["locator"]) for c in response["citations"]}
+    assert ("zhuguan_fupan_banfa", "二、员工进入待复盘名单的条件有哪些") in cited
+    assert "单次练习得分低于60分" in response["answer"], "the listed conditions are the answer"
+
+
 # -- forged model plans (a small deployment whose model endpoint is a scripted fake) ---------
 
 
