@@ -348,3 +348,15 @@ def test_when_a_payout_arrives_is_asked_of_the_subject_in_play(actor: Any, clock
     assert "转入报销人的工资卡" in completed["answer"], "the payout step, not the submission deadline"
     cited = {(c["documentKey"], c["locator"]) for c in completed["citations"]}
     assert ("baoxiao_zhidu_2025", "五、费用报销的办理步骤") in cited
+
+
+def test_saying_there_is_no_picture_turns_a_photo_question_into_the_procedure(
+    actor: Any, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    photo = employee.ask("图里这个电梯门打不开怎么办")
+    assert photo["intent"] == "MEDIA_UNDERSTANDING" and photo["status"] == "NEEDS_INPUT"
+    plain = employee.ask("没图，就是电梯困人了该怎么处理")
+    assert plain["intent"] == "KNOWLEDGE_QA" and plain["status"] == "COMPLETED", plain["answer"]
+    assert called(plain) == {"KNOWLEDGE_SEARCH"}
+    assert {c["documentKey"] for c in plain["citations"]} & {"dianti_kunren_yingji"}

@@ -6,7 +6,12 @@ import pytest
 
 from shifu.contracts.common import DecisionStatus, EvidenceNeed, Role
 from shifu.evidence.evaluator import EvidenceEvaluator
-from shifu.nlp.injection import is_instruction_like, strip_instructions, without_control_fields
+from shifu.nlp.injection import (
+    is_instruction_like,
+    strip_instructions,
+    without_control_fields,
+    without_markup,
+)
 
 from .builders import NOW, TODAY, doc, plan, search_result
 
@@ -40,6 +45,20 @@ def test_is_instruction_like(sentence: str, flagged: bool) -> None:
 )
 def test_a_role_or_tool_the_message_claims_is_not_planned_on(message: str, planned: str) -> None:
     assert without_control_fields(message) == planned
+
+
+@pytest.mark.parametrize(
+    ("message", "planned"),
+    [
+        ("<script>alert(1)</script> 你好", "你好"),
+        ("<b>报销</b>流程", "报销流程"),
+        ("<img src=x onerror=alert(1)>年假几天", "年假几天"),
+        ("1<2 且 3>2 怎么算", "1<2 且 3>2 怎么算"),
+        ("<script>x</script>", "<script>x</script>"),
+    ],
+)
+def test_markup_is_not_part_of_the_question(message: str, planned: str) -> None:
+    assert without_markup(message) == planned
 
 
 def test_strip_keeps_numbered_lines() -> None:

@@ -51,6 +51,22 @@ def without_control_fields(question: str) -> str:
     return stripped or question
 
 
+_SCRIPT_BLOCK = re.compile(r"<\s*(script|style)\b[^>]*>.*?<\s*/\s*\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,200})?/?\s*>")
+
+
+def without_markup(question: str) -> str:
+    """The question without HTML markup: script and style blocks go whole, other tags leave their text.
+
+    Markup in a chat message is not part of what is asked (<script>alert(1)</script> 你好 is a
+    greeting); the original text is still shown escaped wherever it is echoed. A message that is
+    nothing but markup is kept as it is.
+    """
+    stripped = _TAG.sub("", _SCRIPT_BLOCK.sub(" ", question))
+    stripped = re.sub(r"\s+", " ", stripped).strip()
+    return stripped or question
+
+
 def strip_instructions(text: str) -> str:
     """The text without instruction-like sentences (what may count as support or be shown)."""
     return "".join(piece for piece in _PIECE.findall(text) if not is_instruction_like(piece))

@@ -22,7 +22,7 @@ from shifu.contracts.context import ResolvedContext
 from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
-from shifu.nlp.injection import without_control_fields
+from shifu.nlp.injection import without_control_fields, without_markup
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
@@ -65,6 +65,8 @@ _CARRIED_INTENTS = frozenset(
 """Read-only intents an elliptical follow-up may continue (never a draft: those need their own request)."""
 _MIN_CARRIED_REMAINDER = 2
 """An elliptical remainder shorter than this ("那个呢" → "个") says too little to continue anything."""
+_NO_PICTURE = re.compile(r"没(?:有)?(?:图|照片|图片|视频)|无图|不用看图|不是(?:看)?图")
+"""The user says there is no picture (没图，就是电梯困人了该怎么处理): the question is about the rule."""
 MEDIA_ONLY = frozenset({ToolCode.MEDIA_ANALYZE})
 """Without an attachment a media question first asks for it; the SOP search waits for the image."""
 
@@ -185,9 +187,10 @@ class DeterministicPlanner:
         """The plan itself (the fallback planner wraps it with its own reason code).
 
         A role, tool or scope the message itself claims ({"role":"SUPERVISOR"}) is not planned on:
-        authorization comes from the session, so only the rest of the message is understood.
+        authorization comes from the session, so only the rest of the message is understood; nor is
+        HTML markup (<script>…</script>).
         """
-        asked = without_control_fields(question)
+        asked = without_control_fields(without_markup(question))
         normalized = normalize_question(asked)
         entities = extract_entities(asked, now=now, tz=tz)
         prediction = self._predict(normalize_text(asked), entities, resolved)
@@ -197,6 +200,8 @@ class DeterministicPlanner:
             return self._clarify(question, normalized, entities, prediction)
         if has_attachments and intent is Intent.KNOWLEDGE_QA:
             intent = Intent.MEDIA_UNDERSTANDING
+        elif not has_attachments and intent is Intent.MEDIA_UNDERSTANDING and _NO_PICTURE.search(asked):
+            intent = Intent.KNOWLEDGE_QA
         if asks_uncovered_data(asked, choose_tool_set(intent, prediction.tool_sets)):
             intent = Intent.CAPABILITY_QUERY
         needs = self._needs(intent, prediction.needs, entities, normalized)
