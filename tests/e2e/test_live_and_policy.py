@@ -130,6 +130,15 @@ def test_a_staff_members_own_review_is_their_practice_not_a_refusal(actor: Any) 
     assert interview["status"] == "FORBIDDEN" and called(interview) == set()
 
 
+@pytest.mark.parametrize("question", ["其他候选人的面试进度怎么样", "别的应聘者面试过了没有"])
+def test_a_candidate_never_reads_other_candidates_progress(actor: Any, question: str) -> None:
+    response = actor("candidate").ask(question)
+    assert response["status"] == "FORBIDDEN", response["answer"]
+    assert called(response) == set()
+    assert "OTHER_PERSON_SCOPE" in response["trace"]["reasonCodes"]
+    assert response["data"] == {}
+
+
 @pytest.mark.parametrize("question", ["哪些情况下员工会被列进待复盘名单", "待复盘名单是怎么定的"])
 def test_what_puts_staff_on_the_review_list_is_answered_from_the_rule_not_the_live_list(
     actor: Any, question: str

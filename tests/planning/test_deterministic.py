@@ -92,6 +92,8 @@ def test_the_repository_set_is_large_enough() -> None:
         ("给主管发一份待复盘名单", Intent.DRAFT_ACTION, [ToolCode.REVIEW_DRAFT]),
         ("装修人员怎么进场？", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
         ("谁还没复盘", Intent.LIVE_TEAM_WORK, [ToolCode.TEAM_PRACTICE_SUMMARY]),
+        ("成果还有谁没交", Intent.LIVE_TEAM_WORK, [ToolCode.TEAM_WORK_RESULTS]),
+        ("把周九手上的工单都列出来", Intent.LIVE_MY_WORK, [ToolCode.MY_CURRENT_TASKS]),
         ("我这次练得怎么样", Intent.PRACTICE_COACHING, [ToolCode.MY_PRACTICE_SUMMARY]),
         ("你好", Intent.SOCIAL, []),
         ("CRM里能查客户吗", Intent.CAPABILITY_QUERY, [ToolCode.CAPABILITY_QUERY]),

@@ -26,7 +26,9 @@ SELF_SCOPED_TOOLS = frozenset(
     }
 )
 
-OTHERS_RE = re.compile(r"其他(?:人|候选人|同事|员工|应聘者)|别(?:人|的人|的同事|的候选人)|他人|同事的")
+OTHERS_RE = re.compile(
+    r"其他(?:人|候选人|同事|员工|应聘者)|别(?:人|的人|的同事|的候选人|的应聘者)|他人|同事的"
+)
 """Wording that asks about people other than the asker."""
 
 
