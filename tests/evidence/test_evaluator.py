@@ -112,6 +112,29 @@ def test_monthly_question_is_answered_by_monthly_cap_only() -> None:
     assert decision.qualified_citation_ids == ("c1",)
 
 
+OVERTIME_PAY = (
+    "第四十四条 有下列情形之一的，用人单位应当按照下列标准支付高于劳动者正常工作时间工资的工资报酬：\n"
+    "（二）休息日安排劳动者工作又不能安排补休的，支付不低于工资的百分之二百的工资报酬；\n"
+    "（三）法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬。"
+)
+
+
+def test_pay_as_a_share_of_wages_answers_how_much_is_paid() -> None:
+    law = doc("c1", OVERTIME_PAY, title="中华人民共和国劳动法", locator="第四十四条")
+    decision = _evaluate(
+        plan("法定休假日安排工作怎么支付工资报酬", [EvidenceNeed.AMOUNT_RULE]), search_result(law)
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def test_a_share_of_wages_never_answers_a_question_about_a_money_amount() -> None:
+    law = doc("c1", OVERTIME_PAY, title="中华人民共和国劳动法", locator="第四十四条")
+    p = plan("法定休假日安排工作支付500元报酬够不够", [EvidenceNeed.AMOUNT_RULE], amount="500")
+    decision = _evaluate(p, search_result(law))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+
+
 def test_amount_fragment_mislabelled_as_steps_covers_only_the_amount() -> None:
     mislabelled = doc(
         "c1",

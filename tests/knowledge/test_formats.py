@@ -73,6 +73,8 @@ def _sop() -> IngestDefaults:
     ("text", "expected"),
     [
         ("单笔报销不超过500元。", EvidenceNeed.AMOUNT_RULE),
+        ("法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬。", EvidenceNeed.AMOUNT_RULE),
+        ("按照其日工资收入的300%支付未休年休假工资报酬。", EvidenceNeed.AMOUNT_RULE),
         ("首先拨打电话，然后等待。", EvidenceNeed.PROCESS_STEPS),
         ("报销时应提交发票。", EvidenceNeed.REQUIRED_MATERIALS),
         ("须经部门经理审批。", EvidenceNeed.APPROVAL),

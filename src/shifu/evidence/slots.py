@@ -32,7 +32,7 @@ from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
 from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
-from shifu.nlp.quantities import find_durations
+from shifu.nlp.quantities import PAY_RATE, find_durations
 from shifu.nlp.terms import QuestionTerms, question_terms
 
 NOT_RELEVANT = "NOT_RELEVANT"
@@ -234,6 +234,20 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
 
 
+def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
+    """A sentence about the subject states pay as a share or multiple of wages.
+
+    加班怎么给钱 is answered by 法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬: how
+    much is paid, with no money figure to compare. Only for a question that names no amount: a
+    question about 500元 still needs a rule about 500元.
+    """
+    heading = "\n".join((*doc.heading_path, doc.locator, ""))
+    return any(
+        PAY_RATE.search(sentence) and view.about_subject(heading + sentence)
+        for sentence in _SENTENCE.findall(body)
+    )
+
+
 def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
     """The fragment states materials OF the question's subject, not materials of something else beside it.
 
@@ -286,6 +300,8 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     rules = amount_rules(body)
     if not view.terms.empty:
         rules = _subject_rules(view, doc, body, rules)
+    if not rules and not view.target.is_constrained and _pay_rate_about_subject(view, doc, body):
+        return Covering(doc=doc)
     matching, reason = match_rules(view.target, rules)
     return reason if reason is not None else Covering(doc=doc, rules=tuple(matching))
 

@@ -44,6 +44,15 @@ _MONEY_CONTEXT = re.compile(
     r"报销|费用|金额|采购|多少钱|花了|花费|预算|价格|额度|发票|借款|付款|支付|工资|薪资|补贴"
 )
 
+_CN_RATE = "百分之[零〇一二两三四五六七八九十百]+"
+PAY_RATE = re.compile(
+    rf"(?:工资|报酬|收入)的?{_CN_RATE}|{_CN_RATE}的?(?:工资|报酬)|"
+    rf"(?:工资|报酬|收入)的?\s*{ARABIC_NUMBER}\s*[%％]|{ARABIC_NUMBER}\s*[%％]的?(?:工资|报酬)|"
+    rf"(?:{ARABIC_NUMBER}|[一两二三四五六七八九十])\s*倍(?:的)?(?:工资|报酬)"
+)
+"""Pay stated as a share or multiple of wages (工资的百分之二百, 150%的工资, 二倍的工资): how much is
+paid without a money figure, as labour law states overtime pay and compensation."""
+
 _COMPARATORS: list[tuple[str, ComparatorOp, bool]] = [
     # (surface, op, needs a quantity right before it)
     ("不超过", ComparatorOp.LE, False),
