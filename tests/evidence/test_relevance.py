@@ -30,6 +30,7 @@ from shifu.nlp.terms import question_terms
         ("没图，就是电梯困人了该怎么处理", {"没图", "就是"}),
         ("不是问图片，我说的是报销要交哪些材料", {"不是", "说的是"}),
         ("维保三个小时内要到场吗", {"三个小时"}),
+        ("物业服务人对业主负有哪些安全保障方面的义务", {"负有"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:

@@ -34,6 +34,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     单据 证件 做法 行为 内容 事项 东西 种类 类型 方式 方法 情形 阶段 注意事项
     第一步 第二步 第三步 第几步 下一步 首先 最先 审批流程 办理流程 处理流程 规范
     百分之几 百分之多少 百分比 比例 几倍 多少倍 倍数 一共 总共 共有 一共有
+    负有
     """
 )
 """Words that ask rather than name: never a subject term. The second group names the KIND of
