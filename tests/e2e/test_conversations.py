@@ -360,3 +360,21 @@ def test_saying_there_is_no_picture_turns_a_photo_question_into_the_procedure(
     assert plain["intent"] == "KNOWLEDGE_QA" and plain["status"] == "COMPLETED", plain["answer"]
     assert called(plain) == {"KNOWLEDGE_SEARCH"}
     assert {c["documentKey"] for c in plain["citations"]} & {"dianti_kunren_yingji"}
+
+
+def test_how_to_do_the_last_listed_item_re_reads_it_and_searches_its_procedure(
+    actor: Any, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    listing = _listed(employee)
+    last = listing["data"]["items"][-1]["title"]
+    response = employee.ask("最后那个怎么做")
+    assert response["status"] == "COMPLETED", response["answer"]
+    reread = _task_calls(response)
+    assert reread and reread[0]["status"] == "OK"
+    searches = [c for c in response["trace"]["toolCalls"] if c["tool"] == "KNOWLEDGE_SEARCH"]
+    assert searches, "a how-to about a listed item searches its procedure"
+    query = searches[0]["arguments"]["query"]
+    assert last in query and MONTH_TASKS not in query, "the item is the subject, not the listing request"
+    if response["decision"] == "PARTIAL":
+        assert any("步骤" in line for line in response["groundedAnswer"]["missingInformation"])

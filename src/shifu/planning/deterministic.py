@@ -65,6 +65,8 @@ _CARRIED_INTENTS = frozenset(
 """Read-only intents an elliptical follow-up may continue (never a draft: those need their own request)."""
 _MIN_CARRIED_REMAINDER = 2
 """An elliptical remainder shorter than this ("那个呢" → "个") says too little to continue anything."""
+_HOW_TO = re.compile(r"怎么(?:做|弄|办|处理|搞|操作)|如何(?:做|处理|操作|办)|咋(?:做|弄|办)|步骤|流程")
+"""A question asking how to do something (of a listed item: 最后那个怎么做)."""
 _NO_PICTURE = re.compile(r"没(?:有)?(?:图|照片|图片|视频)|无图|不用看图|不是(?:看)?图")
 """The user says there is no picture (没图，就是电梯困人了该怎么处理): the question is about the rule."""
 MEDIA_ONLY = frozenset({ToolCode.MEDIA_ANALYZE})
@@ -210,11 +212,18 @@ class DeterministicPlanner:
             tools = widen_with_search(intent, tools)
         if intent is Intent.MEDIA_UNDERSTANDING and not has_attachments:
             tools = tools & MEDIA_ONLY
-        if intent is Intent.KNOWLEDGE_QA and any(ref.kind == "FACT_ITEM" for ref in resolved.references):
+        listed_item = any(ref.kind == "FACT_ITEM" for ref in resolved.references)
+        if intent is Intent.KNOWLEDGE_QA and listed_item:
             intent, tools = Intent.LIVE_MY_WORK, choose_tool_set(Intent.LIVE_MY_WORK, ())
             tools = tools | {t for t in choose_tool_set(Intent.KNOWLEDGE_QA, ())}
+        elif intent is Intent.LIVE_MY_WORK and listed_item and _HOW_TO.search(asked):
+            # 最后那个怎么做: the item is re-read and its procedure searched for.
+            tools = tools | {t for t in choose_tool_set(Intent.KNOWLEDGE_QA, ())}
+            needs = [*needs, EvidenceNeed.PROCESS_STEPS] if EvidenceNeed.PROCESS_STEPS not in needs else needs
         dates = entities.dates or (resolved.entities.dates if follow_up else [])
-        query = f"{resolved.goal} {normalized}" if follow_up and resolved.goal else normalized
+        # A listed item's own title joins the query at run time; the listing request is no subject.
+        carried = follow_up and resolved.goal and not listed_item
+        query = f"{resolved.goal} {normalized}" if carried else normalized
         citation = next((r.citation_id for r in resolved.references if r.citation_id), None)
         calls = build_tool_calls(
             tools,
