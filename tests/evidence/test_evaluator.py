@@ -135,6 +135,23 @@ def test_a_share_of_wages_never_answers_a_question_about_a_money_amount() -> Non
     assert decision.status is DecisionStatus.NO_EVIDENCE
 
 
+def test_steps_never_answer_a_question_whose_amount_no_rule_covers() -> None:
+    p = plan(
+        "一笔500的采购怎么报",
+        [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS],
+        amount="500",
+        calibers=[AmountCaliber.PER_TRANSACTION],
+    )
+    purchase_steps = "零星采购按以下流程办理：\n1. 填写申请单；\n2. 项目经理签字同意；\n3. 采购并索取发票。"
+    steps = doc("c2", purchase_steps, needs=(EvidenceNeed.PROCESS_STEPS,), locator="三、零星采购的办理流程")
+    decision = _evaluate(p, search_result(doc("c1", MONTHLY_CAP), steps))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.qualified_citation_ids == ()
+    assert _slot(decision, EvidenceNeed.PROCESS_STEPS).reason_code == "AMOUNT_PREMISE_UNSUPPORTED"
+    assert [gap.need for gap in decision.gaps] == [EvidenceNeed.AMOUNT_RULE]
+    assert decision.gaps[0].reason_code == "CALIBER_MISMATCH"
+
+
 def test_amount_fragment_mislabelled_as_steps_covers_only_the_amount() -> None:
     mislabelled = doc(
         "c1",

@@ -31,6 +31,8 @@ from shifu.evidence.slots import (
 logger = logging.getLogger(__name__)
 
 ANSWER_GENERATION_SKIPPED = "ANSWER_GENERATION_SKIPPED"
+AMOUNT_PREMISE_UNSUPPORTED = "AMOUNT_PREMISE_UNSUPPORTED"
+"""A covered slot dropped because the question's amount has no rule (seed 000: fail closed)."""
 NO_QUALIFIED_SOURCE = "NO_QUALIFIED_SOURCE"
 
 LIVE_TOOLS: frozenset[ToolCode] = frozenset(
@@ -191,6 +193,7 @@ class EvidenceEvaluator:
             )
             if not covered:
                 gaps.append(_gap_for(outcome, target))
+        slots = _without_an_unsupported_amount_premise(slots, target)
         qualified_citations = tuple(dict.fromkeys(cid for slot in slots for cid in slot.citation_ids))
         qualified_facts = tuple(dict.fromkeys(ref for slot in slots for ref in slot.fact_refs))
         reason_codes = [
@@ -223,6 +226,30 @@ class EvidenceEvaluator:
             reason_codes=tuple(dict.fromkeys(reason_codes)),
             domain_result=_domain_result([f for f in facts if f.fact_ref in qualified_fact_set]),
         )
+
+
+def _without_an_unsupported_amount_premise(
+    slots: list[SlotCoverage], target: AmountTarget
+) -> list[SlotCoverage]:
+    """No document answers the rest of a question whose amount no rule covers.
+
+    一笔500的采购怎么报 asks about a 500元 single purchase: with no rule for that amount and caliber,
+    the 零星采购 procedure would answer a case the question may not be (seed 000: fail closed, keep
+    the amount as a gap). Document-backed slots are dropped; verified live facts still stand.
+    """
+    premise_missing = target.is_constrained and any(
+        slot.need is EvidenceNeed.AMOUNT_RULE and not slot.covered for slot in slots
+    )
+    if not premise_missing:
+        return slots
+    return [
+        slot.model_copy(
+            update={"covered": False, "citation_ids": (), "reason_code": AMOUNT_PREMISE_UNSUPPORTED}
+        )
+        if slot.covered and not slot.fact_refs
+        else slot
+        for slot in slots
+    ]
 
 
 def _gap_for(outcome: SlotOutcome, target: AmountTarget) -> Gap:
