@@ -91,6 +91,7 @@ def test_the_repository_set_is_large_enough() -> None:
         ("把刚才的原文件给我", Intent.RESOURCE_DELIVERY, [ToolCode.KNOWLEDGE_RESOURCE]),
         ("给主管发一份待复盘名单", Intent.DRAFT_ACTION, [ToolCode.REVIEW_DRAFT]),
         ("装修人员怎么进场？", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
+        ("3栋1单元消防通道巡检怎么做", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
         ("谁还没复盘", Intent.LIVE_TEAM_WORK, [ToolCode.TEAM_PRACTICE_SUMMARY]),
         ("成果还有谁没交", Intent.LIVE_TEAM_WORK, [ToolCode.TEAM_WORK_RESULTS]),
         ("把周九手上的工单都列出来", Intent.LIVE_MY_WORK, [ToolCode.MY_CURRENT_TASKS]),
