@@ -86,6 +86,28 @@ def test_steps_are_extracted_from_numbered_lines_and_bound_to_citation() -> None
     assert "1. 在系统中填写报销单； [1]" in render_answer_text(answer, decision)
 
 
+INJURY_LEAVE = (
+    "第三十三条 职工因工作遭受事故伤害需要暂停工作接受工伤医疗的，在停工留薪期内，原工资福利待遇不变。"
+    "停工留薪期一般不超过12个月。工伤职工在停工留薪期满后仍需治疗的，继续享受工伤医疗待遇。"
+)
+
+
+def test_a_law_prescribing_the_handling_of_a_situation_answers_how_it_is_handled_without_steps() -> None:
+    p = plan("工伤职工停工留薪期满后还需要治疗的，怎么处理", [EvidenceNeed.PROCESS_STEPS])
+    law = doc("l1", INJURY_LEAVE, needs=(EvidenceNeed.OBLIGATION,), authority=Authority.REGULATION)
+    decision = _decide(p, search_result(law))
+    assert decision.status is DecisionStatus.ANSWERED
+    answer = ExtractiveComposer().compose(p, decision, [law], [])
+    assert answer.steps == [], "a law's sentences are not steps"
+    assert any("继续享受工伤医疗待遇" in s.text and s.citation_ids == ("l1",) for s in answer.statements)
+
+
+def test_a_company_document_without_steps_never_answers_a_steps_question() -> None:
+    p = plan("工伤职工停工留薪期满后还需要治疗的，怎么处理", [EvidenceNeed.PROCESS_STEPS])
+    policy = doc("p1", INJURY_LEAVE, needs=(EvidenceNeed.OBLIGATION,))
+    assert _decide(p, search_result(policy)).status is DecisionStatus.NO_EVIDENCE
+
+
 def test_documents_not_gated_this_round_are_never_used() -> None:
     p = plan("报销流程", [EvidenceNeed.PROCESS_STEPS])
     gated = doc("s1", STEPS, needs=(EvidenceNeed.PROCESS_STEPS,))

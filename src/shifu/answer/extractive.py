@@ -23,6 +23,7 @@ from shifu.contracts.common import DecisionStatus, EvidenceNeed
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.governance import LAW_AUTHORITIES
 
 EXTRACTIVE = "EXTRACTIVE"
 MAX_STEPS = 12
@@ -90,8 +91,18 @@ class ExtractiveComposer:
                 if doc is None:
                     continue
                 used.append(doc)
+                numbered = numbered_steps(doc.text)
+                if (
+                    slot.need is EvidenceNeed.PROCESS_STEPS
+                    and not numbered
+                    and doc.authority in LAW_AUTHORITIES
+                ):
+                    # A law prescribes the handling of a situation; its sentences are not steps.
+                    for span in select_spans(EvidenceNeed.GENERAL_RULE, doc.text, plan.question):
+                        statements.append(Statement(text=span, need=slot.need, citation_ids=(citation_id,)))
+                    continue
                 if slot.need is EvidenceNeed.PROCESS_STEPS:
-                    lines = numbered_steps(doc.text) or sentences(doc.text)
+                    lines = numbered or sentences(doc.text)
                     for line in lines:
                         if len(steps) < MAX_STEPS:
                             steps.append(Step(order=len(steps) + 1, text=line, citation_ids=(citation_id,)))

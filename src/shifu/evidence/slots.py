@@ -28,6 +28,7 @@ from shifu.evidence.caliber import (
     match_rules,
 )
 from shifu.evidence.conflicts import Covering
+from shifu.evidence.governance import LAW_AUTHORITIES
 from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
 from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
 from shifu.nlp.answer_kind import asks_a_day
@@ -234,6 +235,25 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
 
 
+_HANDLING = re.compile(r"[^，,。；;]{2,}的[，,][^。；;]*(?:应当|可以|继续|由|按照|依照|享受|支付)")
+"""A statute's prescribed handling of a situation: 停工留薪期满后仍需治疗的，继续享受工伤医疗待遇."""
+
+
+def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
+    """A law answers 怎么处理 for a situation by the handling it prescribes, without numbered steps.
+
+    Only laws and regulations (a company procedure states its steps), and only a sentence that
+    names the question's subject, states the situation (…的，) and what follows from it.
+    """
+    if doc.authority not in LAW_AUTHORITIES or view.terms.empty:
+        return False
+    heading = "\n".join((*doc.heading_path, ""))
+    return any(
+        _HANDLING.search(sentence) and view.about_subject(heading + sentence)
+        for sentence in _SENTENCE.findall(body)
+    )
+
+
 def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
     """A sentence about the subject states pay as a share or multiple of wages.
 
@@ -283,6 +303,8 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     if need is EvidenceNeed.DEADLINE and view.ask is not None:
         # 多久一次 / 几天内: a time limit that states no quantity of the asked kind answers nothing.
         return ANSWER_NOT_STATED if _labelled(doc, need, claim_type) else "LABEL_MISSING"
+    if need is EvidenceNeed.PROCESS_STEPS and _law_handles_the_situation(view, doc, body):
+        return Covering(doc=doc)
     if not _labelled(doc, need, claim_type):
         return "LABEL_MISSING"
     if need is EvidenceNeed.GENERAL_RULE and view.answer is not None:
