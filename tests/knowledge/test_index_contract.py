@@ -247,3 +247,13 @@ def test_dense_vectors_are_returned_only_for_points_the_caller_may_see(index: Ve
         assert np.allclose(vector, stored[fragment_id], atol=1e-6)
     assert index.dense_vectors(wanted, AccessFilter("demo", (), (), "EMPLOYEE", DAY)) == {}
     assert index.dense_vectors([], EMPLOYEE) == {}
+
+
+def test_equal_scores_are_ordered_by_fragment_id_whatever_the_insertion_order(index: VectorIndex) -> None:
+    index.clear()
+    twins = [_point(n, "消防巡检 记录") for n in (9, 4, 7, 1, 10, 3, 6)]
+    index.upsert(twins)
+    sparse = Bm25Encoder().query(tokenize("消防巡检"))
+    hits = index.search_sparse(sparse, AccessFilter("demo", ("space-a",), (), None, DAY), 3)
+    assert [h.fragment_id for h in hits] == sorted(p.fragment_id for p in twins)[:3]
+    assert len({h.score for h in hits}) == 1, "the points tie"

@@ -119,6 +119,20 @@ class Hit:
     score: float
 
 
+TIE_SLACK = 16
+"""Extra hits a leg asks the engine for, so equal scores at the cut are ordered by id, not by layout."""
+
+
+def in_stable_order(hits: list[Hit], limit: int) -> list[Hit]:
+    """The best `limit` hits, equal scores ordered by fragment id.
+
+    BM25 scores tie often (most queries have ties, many at the cut); the engine orders ties by its
+    internal segment layout, which depends on how the index was built. Ordering them by id makes a
+    ranking depend on the index's content only.
+    """
+    return sorted(hits, key=lambda hit: (-hit.score, hit.fragment_id))[:limit]
+
+
 CITED_FIELDS = ("fragment_id", "document_key", "locator", "ordinal")
 """Payload fields a citation lookup reads back."""
 

@@ -11,6 +11,7 @@ from qdrant_client import QdrantClient, models
 
 from shifu.knowledge.index.base import (
     CITED_FIELDS,
+    TIE_SLACK,
     AccessFilter,
     Citation,
     CitedPoint,
@@ -19,6 +20,7 @@ from shifu.knowledge.index.base import (
     Within,
     add_cited,
     cited_by_document,
+    in_stable_order,
 )
 from shifu.knowledge.index.edge import DENSE, SPARSE, point_uuid
 from shifu.knowledge.text import SparseTerms
@@ -155,10 +157,11 @@ class ClientIndex:
             query=query,
             using=using,
             query_filter=client_filter(access, within),
-            limit=limit,
+            limit=limit + TIE_SLACK,
             with_payload=["fragment_id"],
         )
-        return [Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in response.points]
+        hits = [Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in response.points]
+        return in_stable_order(hits, limit)
 
     def search_dense(
         self,

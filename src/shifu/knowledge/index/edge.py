@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from shifu.knowledge.index.base import (
     CITED_FIELDS,
+    TIE_SLACK,
     AccessFilter,
     Citation,
     CitedPoint,
@@ -22,6 +23,7 @@ from shifu.knowledge.index.base import (
     Within,
     add_cited,
     cited_by_document,
+    in_stable_order,
 )
 from shifu.knowledge.text import SparseTerms
 
@@ -181,13 +183,14 @@ class EdgeIndex:
         if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
             return []
         request = qe.QueryRequest(
-            limit=limit,
+            limit=limit + TIE_SLACK,
             query=query,
             filter=edge_filter(access, within),
             with_payload=False,
             with_vector=False,
         )
-        return [Hit(self._fragments[_point_key(p.id)], float(p.score)) for p in self._shard.query(request)]
+        hits = [Hit(self._fragments[_point_key(p.id)], float(p.score)) for p in self._shard.query(request)]
+        return in_stable_order(hits, limit)
 
     def search_dense(
         self,
