@@ -19,11 +19,10 @@ from shifu.answer.wording import (
     missing_information,
 )
 from shifu.contracts.answer import GroundedAnswer, Statement, Step
-from shifu.contracts.common import DecisionStatus, EvidenceNeed
+from shifu.contracts.common import LAW_AUTHORITIES, DecisionStatus, EvidenceNeed
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.governance import LAW_AUTHORITIES
 
 EXTRACTIVE = "EXTRACTIVE"
 MAX_STEPS = 12

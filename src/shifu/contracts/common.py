@@ -141,6 +141,17 @@ class Authority(StrEnum):
     INTERVIEW = "INTERVIEW"
 
 
+LAW_AUTHORITIES: frozenset[Authority] = frozenset(
+    {
+        Authority.STATUTE,
+        Authority.REGULATION,
+        Authority.JUDICIAL_INTERPRETATION,
+        Authority.DEPARTMENTAL_RULE,
+    }
+)
+"""Public law: versions are promulgation dates, and a situation's handling is stated as rules, not steps."""
+
+
 class Lifecycle(StrEnum):
     """Publication state of a document version."""
 

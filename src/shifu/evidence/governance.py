@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from shifu.contracts.common import Authority, Environment, Lifecycle, Role, Verification
+from shifu.contracts.common import LAW_AUTHORITIES, Authority, Environment, Lifecycle, Role, Verification
 from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
 
 RULE_AUTHORITIES: frozenset[Authority] = frozenset(
@@ -25,15 +25,6 @@ RULE_AUTHORITIES: frozenset[Authority] = frozenset(
 )
 """Authorities a policy or process conclusion may rest on; CASE and INTERVIEW never qualify."""
 
-LAW_AUTHORITIES: frozenset[Authority] = frozenset(
-    {
-        Authority.STATUTE,
-        Authority.REGULATION,
-        Authority.JUDICIAL_INTERPRETATION,
-        Authority.DEPARTMENTAL_RULE,
-    }
-)
-"""Public law: versions are promulgation dates, so a missing effective_from is tolerated."""
 
 ANECDOTAL_KINDS: frozenset[str] = frozenset({"案例", "访谈", "case", "interview"})
 """Document kinds that describe what happened once, never what the rule is."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
+from shifu.contracts.common import LAW_AUTHORITIES, NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
 from shifu.contracts.entities import DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
@@ -28,7 +28,6 @@ from shifu.evidence.caliber import (
     match_rules,
 )
 from shifu.evidence.conflicts import Covering
-from shifu.evidence.governance import LAW_AUTHORITIES
 from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
 from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
 from shifu.nlp.answer_kind import asks_a_day
