@@ -12,6 +12,7 @@ from decimal import Decimal
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, states_an_answer
 from shifu.nlp.bounds import asked_bound, states_bound
+from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
@@ -54,18 +55,7 @@ NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
         *RECORD_CONTENT_WORDS,
     ),
     EvidenceNeed.APPROVAL: ("审批", "批准", "签字", "签批", "核准", "审核", "同意"),
-    EvidenceNeed.ELIGIBILITY: (
-        "条件",
-        "符合",
-        "满足",
-        "适用",
-        "方可",
-        "资格",
-        "有权",
-        "可以",
-        "情形之一",
-        "情况之一",
-    ),
+    EvidenceNeed.ELIGIBILITY: CONDITION_WORDS,
     EvidenceNeed.PROHIBITION: ("不得", "禁止", "严禁", "不准", "不允许"),
     EvidenceNeed.DEFINITION: ("是指", "称为", "所称", "定义", "系指"),
     EvidenceNeed.CONTACT: ("电话", "联系", "邮箱", "热线"),

@@ -15,6 +15,7 @@ from decimal import Decimal
 from shifu.contracts.common import ClaimType
 from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
+from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.quantities import PAY_RATE
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
@@ -72,17 +73,8 @@ _MATERIAL_CUES = (
 )
 _APPROVER_CUES = ("审批", "批准", "签字", "签批", "核准", "审核", "批复", "审定", "同意")
 _CONDITION_CUES = (
-    "条件",
-    "情形之一",
-    "情况之一",
+    *CONDITION_WORDS,
     "认定为",
-    "符合",
-    "满足",
-    "适用",
-    "方可",
-    "资格",
-    "有权",
-    "可以",
     "可申请",
     "凡",
     "如果",
