@@ -12,6 +12,7 @@ import pytest
 from qdrant_client import QdrantClient
 
 from shifu.knowledge.index.base import (
+    EXACT_DEPTH,
     GOVERNANCE_FIELDS,
     AccessFilter,
     CitedPoint,
@@ -19,6 +20,7 @@ from shifu.knowledge.index.base import (
     Span,
     VectorIndex,
     Within,
+    dense_is_exact,
 )
 from shifu.knowledge.index.client import ClientIndex
 from shifu.knowledge.index.edge import EdgeIndex
@@ -257,3 +259,12 @@ def test_equal_scores_are_ordered_by_fragment_id_whatever_the_insertion_order(in
     hits = index.search_sparse(sparse, AccessFilter("demo", ("space-a",), (), None, DAY), 3)
     assert [h.fragment_id for h in hits] == sorted(p.fragment_id for p in twins)[:3]
     assert len({h.score for h in hits}) == 1, "the points tie"
+
+
+def test_a_long_dense_ranking_is_the_exact_cosine_order_of_the_allowed_points(index: VectorIndex) -> None:
+    assert dense_is_exact(EXACT_DEPTH) and not dense_is_exact(EXACT_DEPTH - 1)
+    query = np.linspace(1.0, 2.0, DIM).astype(np.float32)
+    allowed = [p for p in POINTS if NUMBER[p.fragment_id] in {1, 2, 3}]
+    expected = sorted(allowed, key=lambda p: (-float(p.dense @ query / np.linalg.norm(query)), p.fragment_id))
+    hits = index.search_dense(query, EMPLOYEE, EXACT_DEPTH)
+    assert [h.fragment_id for h in hits] == [p.fragment_id for p in expected]

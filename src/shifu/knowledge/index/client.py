@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from shifu.knowledge.index.base import (
     Within,
     add_cited,
     cited_by_document,
+    dense_is_exact,
     in_stable_order,
 )
 from shifu.knowledge.index.edge import DENSE, SPARSE, point_uuid
@@ -148,18 +150,29 @@ class ClientIndex:
             self._client.delete(self._collection, points_selector=selector, wait=True)
 
     def _query(
-        self, query: Any, using: str, access: AccessFilter, limit: int, within: Within | None
+        self,
+        query: Any,
+        using: str,
+        access: AccessFilter,
+        limit: int,
+        within: Within | None,
+        *,
+        exact: bool = False,
     ) -> list[Hit]:
         if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
             return []
-        response = self._client.query_points(
-            self._collection,
-            query=query,
-            using=using,
-            query_filter=client_filter(access, within),
-            limit=limit + TIE_SLACK,
-            with_payload=["fragment_id"],
-        )
+        with warnings.catch_warnings():
+            # Local mode (the tests' stand-in for a server) is always exact and says so.
+            warnings.filterwarnings("ignore", message="Local mode performs exact", category=UserWarning)
+            response = self._client.query_points(
+                self._collection,
+                query=query,
+                using=using,
+                query_filter=client_filter(access, within),
+                limit=limit + TIE_SLACK,
+                with_payload=["fragment_id"],
+                search_params=models.SearchParams(exact=True) if exact else None,
+            )
         hits = [Hit(str((p.payload or {})["fragment_id"]), float(p.score)) for p in response.points]
         return in_stable_order(hits, limit)
 
@@ -171,7 +184,9 @@ class ClientIndex:
         within: Within | None = None,
     ) -> list[Hit]:
         """Filtered nearest neighbours on the dense vector."""
-        return self._query([float(x) for x in vector], DENSE, access, limit, within)
+        return self._query(
+            [float(x) for x in vector], DENSE, access, limit, within, exact=dense_is_exact(limit)
+        )
 
     def search_sparse(
         self, terms: SparseTerms, access: AccessFilter, limit: int, within: Within | None = None

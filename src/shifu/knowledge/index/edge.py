@@ -23,6 +23,7 @@ from shifu.knowledge.index.base import (
     Within,
     add_cited,
     cited_by_document,
+    dense_is_exact,
     in_stable_order,
 )
 from shifu.knowledge.text import SparseTerms
@@ -179,7 +180,9 @@ class EdgeIndex:
             for fragment_id in fragment_ids:
                 self._fragments.pop(_point_id(fragment_id), None)
 
-    def _query(self, query: Any, access: AccessFilter, limit: int, within: Within | None) -> list[Hit]:
+    def _query(
+        self, query: Any, access: AccessFilter, limit: int, within: Within | None, *, exact: bool = False
+    ) -> list[Hit]:
         if not access.space_ids or limit <= 0 or (within is not None and within.is_empty()):
             return []
         request = qe.QueryRequest(
@@ -188,6 +191,7 @@ class EdgeIndex:
             filter=edge_filter(access, within),
             with_payload=False,
             with_vector=False,
+            params=qe.SearchParams(exact=True) if exact else None,
         )
         hits = [Hit(self._fragments[_point_key(p.id)], float(p.score)) for p in self._shard.query(request)]
         return in_stable_order(hits, limit)
@@ -201,7 +205,7 @@ class EdgeIndex:
     ) -> list[Hit]:
         """Filtered nearest neighbours on the dense vector."""
         query = qe.Query.Nearest([float(x) for x in vector], using=DENSE)
-        return self._query(query, access, limit, within)
+        return self._query(query, access, limit, within, exact=dense_is_exact(limit))
 
     def search_sparse(
         self, terms: SparseTerms, access: AccessFilter, limit: int, within: Within | None = None
