@@ -133,15 +133,15 @@ class BankParams:
     """RRF weight of the memory leg."""
     wide_neighbours: int = 100
     """Bank questions that vote in the wide memory leg."""
-    wide_weight: float = 0.5
+    wide_weight: float = 1.0
     """RRF weight of the wide memory leg (0 skips it)."""
-    focus_sparse_weight: float = 0.5
+    focus_sparse_weight: float = 1.0
     """RRF weight of the sparse leg restricted to the voted documents."""
-    focus_dense_weight: float = 2.0
+    focus_dense_weight: float = 1.5
     """RRF weight of the dense leg restricted to the voted documents."""
     near: int = 2
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
-    near_sparse_weight: float = 0.25
+    near_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
     near_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
