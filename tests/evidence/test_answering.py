@@ -28,6 +28,13 @@ def test_an_answer_about_another_ordinal_or_year_does_not_answer() -> None:
     assert _answering("2022年全国出生人口是多少", "2022年全国出生人口为956万人。")
 
 
+def test_a_sentence_about_a_sibling_identifier_does_not_answer_even_after_the_asked_one() -> None:
+    body = "神舟十六号载人飞船已完成总装。事实上，预计在今年10月发射的神舟十七号，其乘组也已选定。"
+    assert _answering("神舟十六号发射时间", body) == []
+    body = "神舟十六号载人飞船已完成总装。神舟十六号定于5月30日发射。"
+    assert _answering("神舟十六号发射时间", body) == ["神舟十六号定于5月30日发射。"]
+
+
 def test_who_is_answered_by_a_role_as_well_as_a_name() -> None:
     assert _answering("装修押金退还由谁审批", "装修押金退还由项目经理审批，财务部办理退款。")
     assert _answering("装修押金退还由谁审批", "装修押金退还须提交申请。") == []

@@ -10,6 +10,7 @@ from shifu.nlp.answer_kind import (
     answer_spans,
     lists_what_is_counted,
     names_identifiers,
+    names_other_identifier,
     names_other_year,
     question_identifiers,
     question_years,
@@ -179,3 +180,12 @@ def test_a_percentage_does_not_answer_a_question_about_a_total() -> None:
     assert answer_spans(AnswerKind.NUMBER, overtime, "休息日加班费是多少") == ["200%"]
     assert answer_spans(AnswerKind.NUMBER, "工业增加值增长9.6%。", "2021年工业增加值增长了多少") == ["9.6%"]
     assert answer_spans(AnswerKind.NUMBER, "出生率为7.52‰。", "2021年人口出生率") == ["7.52‰"]
+
+
+def test_a_sibling_of_the_asked_identifier_is_another_subject() -> None:
+    asked = question_identifiers("神舟十六号发射时间")
+    assert names_other_identifier("预计10月发射的神舟十七号", asked)
+    assert not names_other_identifier("神舟十六号与神舟十七号先后发射", asked)
+    assert not names_other_identifier("飞船定于5月30日发射", asked)
+    assert names_other_identifier("第27届颁奖典礼在上海举行", question_identifiers("第28届颁奖典礼在哪举行"))
+    assert not names_other_identifier("3号楼停水", question_identifiers("M1芯片的设计师是谁"))

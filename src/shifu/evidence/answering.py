@@ -3,8 +3,9 @@
 A rule-shaped or on-topic passage is not an answer: for 开幕式总导演是谁 the fragment must
 name a person or role, in a sentence that (with the sentence before it) is about the
 question's subject, states the question's ordinals and model numbers (第28届 is not
-第27届) and is not dated to another year than the one asked. This is part of condition 3
-of seed 000: the body independently supports the claim.
+第27届; a sentence naming 神舟十七号 is not about 神舟十六号) and is not dated to another
+year than the one asked. This is part of condition 3 of seed 000: the body independently
+supports the claim.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from shifu.nlp.answer_kind import (
     AnswerKind,
     answer_kind,
     names_identifiers,
+    names_other_identifier,
     names_other_year,
     question_identifiers,
     question_years,
@@ -64,7 +66,9 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     found: list[str] = []
     for index, sentence in enumerate(sentences):
         context = heading + "".join(sentences[max(0, index - 1) : index + 1])
-        if not names_identifiers(context, ask.identifiers) or names_other_year(sentence, ask.years):
+        if not names_identifiers(context, ask.identifiers):
+            continue
+        if names_other_identifier(sentence, ask.identifiers) or names_other_year(sentence, ask.years):
             continue
         fit = relevance(terms, context)
         if not fit.required_covered or fit.score < CONTEXT_SCORE:

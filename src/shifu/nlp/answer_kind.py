@@ -301,6 +301,28 @@ def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
     return all(_identifier_pattern(identifier).search(text) for identifier in identifiers)
 
 
+_NUMERAL_RUN = re.compile(rf"[\d{_CN_NUM}]+")
+
+
+def _identifier_shape(identifier: str) -> str:
+    """第28届 and 第27届, 十六号 and 十七号 share a shape: the kind of identifier, numbers aside."""
+    return _NUMERAL_RUN.sub("#", identifier.lower())
+
+
+def names_other_identifier(text: str, identifiers: tuple[str, ...]) -> bool:
+    """True when `text` is about another one of the same kind: 神舟十七号 where 神舟十六号 was asked.
+
+    The sentence before may name the asked identifier; a sentence that names a sibling instead
+    (and not the asked one) is about the sibling.
+    """
+    shapes = {_identifier_shape(identifier): identifier for identifier in identifiers}
+    for match in _IDENTIFIER.finditer(text):
+        asked = shapes.get(_identifier_shape(match.group(0)))
+        if asked is not None and not _identifier_pattern(asked).search(text):
+            return True
+    return False
+
+
 def states_an_answer(kind: AnswerKind, sentence: str, question: str) -> bool:
     """The sentence answers: it states a span of the asked kind, or lists the things a count asks for."""
     if answer_spans(kind, sentence, question):
