@@ -72,6 +72,12 @@ def test_proper_names_are_tagged_by_kind() -> None:
     assert (NameKind.OTHER, "《满江红》") in names
 
 
+def test_a_time_the_text_points_at_is_not_a_name() -> None:
+    assert proper_names("换言之本赛季将没有直接降级的球队。") == []
+    assert (NameKind.PERSON, "上赛季") not in proper_names("而上赛季的中超冠军停止运营。")
+    assert (NameKind.PERSON, "武磊") in proper_names("今年冠军是武磊")
+
+
 def test_identifiers_pin_the_question_down() -> None:
     ids = question_identifiers("第28届颁奖典礼在哪举行")
     assert ids == ("第28届",)

@@ -34,6 +34,8 @@ _TAGS: dict[str, NameKind] = {
     "nz": NameKind.OTHER,
 }
 _QUOTED = re.compile(r"《[^》\n]{1,40}》|“[^”\n]{1,30}”|「[^」\n]{1,30}」")
+_DEICTIC = re.compile(r"[上本下该此这那今去明每当前后][一个]?(?:赛季|年度|季度|届|年|月|周|期|次|轮|场|季)")
+"""上赛季, 本届, 此次: a time the text points at, which the tagger's unknown-word model may call a person."""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-.&]{1,}(?:\s+[A-Z][A-Za-z0-9\-.&]+)*")
 
 
@@ -54,7 +56,7 @@ def proper_names(text: str) -> list[tuple[NameKind, str]]:
     found: list[tuple[NameKind, str]] = []
     for pair in _tagger().lcut(text, HMM=True):
         kind = _TAGS.get(str(pair.flag))
-        if kind is not None and len(str(pair.word)) >= 2:
+        if kind is not None and len(str(pair.word)) >= 2 and not _DEICTIC.fullmatch(str(pair.word)):
             found.append((kind, str(pair.word)))
     found += [(NameKind.OTHER, match.group(0)) for match in _QUOTED.finditer(text)]
     found += [(NameKind.OTHER, match.group(0)) for match in _LATIN.finditer(text)]
