@@ -34,8 +34,9 @@ _TAGS: dict[str, NameKind] = {
     "nz": NameKind.OTHER,
 }
 _QUOTED = re.compile(r"《[^》\n]{1,40}》|“[^”\n]{1,30}”|「[^」\n]{1,30}」")
-_DEICTIC = re.compile(r"[上本下该此这那今去明每当前后][一个]?(?:赛季|年度|季度|届|年|月|周|期|次|轮|场|季)")
-"""上赛季, 本届, 此次: a time the text points at, which the tagger's unknown-word model may call a person."""
+_DEICTIC = re.compile(r"[上本下该此这那今去明每当前后][一个]?(?:赛季|年度|季度|届|年|周|期|次|轮|场|季)")
+"""上赛季, 本届, 此次: a time the text points at, which the tagger's unknown-word model may call a person.
+(Not 月: 明月 is also a given name.)"""
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-.&]{1,}(?:\s+[A-Z][A-Za-z0-9\-.&]+)*")
 
 
@@ -55,9 +56,9 @@ def proper_names(text: str) -> list[tuple[NameKind, str]]:
     """Every proper name in `text` with its kind, in order of appearance (duplicates kept)."""
     found: list[tuple[NameKind, str]] = []
     for pair in _tagger().lcut(text, HMM=True):
-        kind = _TAGS.get(str(pair.flag))
-        if kind is not None and len(str(pair.word)) >= 2 and not _DEICTIC.fullmatch(str(pair.word)):
-            found.append((kind, str(pair.word)))
+        kind, word = _TAGS.get(str(pair.flag)), str(pair.word)
+        if kind is not None and len(word) >= 2 and not _DEICTIC.fullmatch(word):
+            found.append((kind, word))
     found += [(NameKind.OTHER, match.group(0)) for match in _QUOTED.finditer(text)]
     found += [(NameKind.OTHER, match.group(0)) for match in _LATIN.finditer(text)]
     return found
