@@ -31,8 +31,13 @@ class AnswerKind(StrEnum):
 
 _ROLE_NOUNS = (
     r"导演|主演|编剧|作者|得主|获得者|获奖者|冠军得主|主席|总统|首相|总理|董事长|首席执行官|CEO|教练|"
-    r"发言人|主持人|代言人|负责人|创始人|审批人|联系人|经办人"
+    r"发言人|主持人|代言人|负责人|创始人|审批人|联系人|经办人|主角|配角|金牌|银牌|铜牌"
 )
+_PEOPLE = r"选手|球员|演员|嘉宾|成员|获奖者"
+_LISTS_PEOPLE = re.compile(
+    rf"(?:{_ROLE_NOUNS}|{_PEOPLE})\s*都?\s*(?:有哪些|是哪些|有谁|是谁)|哪些[^，。？?]{{0,8}}(?:{_PEOPLE})"
+)
+"""主演有哪些, 哪些选手被禁赛: a list of people is still people (哪些人可以申请 asks who is eligible)."""
 _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
     (AnswerKind.PERSON, re.compile(rf"是谁|谁|哪位|什么人|(?:{_ROLE_NOUNS})\s*[？?]?\s*$")),
     (
@@ -55,12 +60,12 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         re.compile(
             r"多少|几[个人天次年岁倍名家件位项所辆架艘座条份成]|多大|多高|多长|多重|"
             r"人数|数量|总量|产量|销量|交付量|吞吐量|发送量|规模|增速|增幅|涨幅|降幅|"
-            r"比例|占比|票房|金额|价格|震级|名次|市值|营收|[量数率额]\s*[？?]?\s*$"
+            r"比例|占比|票房|金额|奖金|价格|震级|名次|市值|营收|[量数率额]\s*[？?]?\s*$"
         ),
     ),
     (
         AnswerKind.NAME,
-        re.compile(r"叫什么|名字|名称|哪家|哪支|哪部|哪款|哪个|冠军|什么品牌|型号|吉祥物"),
+        re.compile(r"叫什么|名字|名称|全称|主题|哪家|哪支|哪部|哪款|哪个|冠军|什么品牌|型号|吉祥物"),
     ),
 )
 
@@ -100,16 +105,23 @@ _IDENTIFIER = re.compile(
 )
 
 
-_HOW = re.compile(r"怎么|怎样|如何|咋|哪些")
+_COUNTS_PEOPLE = re.compile(r"几\s*[个位名块枚人]|多少")
+"""几块金牌, 有几位主演: a count of the role, not who holds it."""
+_HOW_TO = re.compile(r"怎么|怎样|如何|咋")
+_HOW = re.compile(rf"{_HOW_TO.pattern}|哪些")
 """How-to and list questions ask for a procedure or an enumeration, not one span."""
 
 
 def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer `question` asks for, or None when it asks for no particular kind."""
+    if _LISTS_PEOPLE.search(question) and not _HOW_TO.search(question):
+        return AnswerKind.PERSON
     if _HOW.search(question):
         return None
     for kind, pattern in _ASKED:
         if pattern.search(question):
+            if kind is AnswerKind.PERSON and "谁" not in question and _COUNTS_PEOPLE.search(question):
+                return AnswerKind.NUMBER
             return kind
     return None
 
