@@ -208,3 +208,12 @@ def test_a_sibling_of_the_asked_identifier_is_another_subject() -> None:
     assert not names_other_identifier("飞船定于5月30日发射", asked)
     assert names_other_identifier("第27届颁奖典礼在上海举行", question_identifiers("第28届颁奖典礼在哪举行"))
     assert not names_other_identifier("3号楼停水", question_identifiers("M1芯片的设计师是谁"))
+
+
+def test_a_number_counts_for_the_year_named_nearest_before_it() -> None:
+    question = "2022清明档票房是多少"
+    other = "截至4月5日，2023年清明档总票房已突破1.92亿元，超过2022年清明档总票房。"
+    assert answer_spans(AnswerKind.NUMBER, other, question) == []
+    assert answer_spans(AnswerKind.NUMBER, "2022年清明档总票房为1.2亿元。", question) == ["1.2亿元"]
+    assert answer_spans(AnswerKind.NUMBER, "清明档总票房为1.2亿元，低于2019年。", question) == ["1.2亿元"]
+    assert answer_spans(AnswerKind.NUMBER, other, "清明档票房是多少") == ["1.92亿元"]

@@ -249,10 +249,34 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         for span in _candidates(kind, sentence)
         if _is_new(span, question) and _fits(kind, span, question)
     ]
+    if kind is AnswerKind.NUMBER:
+        years = question_years(question)
+        spans = [span for span in spans if not _follows_other_year(span, sentence, years)]
     counted = _counted(question) if kind is AnswerKind.NUMBER else None
     if counted is None:
         return spans
     return [span for span in spans if _counts(span, sentence, counted)]
+
+
+def _follows_other_year(span: str, sentence: str, years: frozenset[int]) -> bool:
+    """True when every mention of `span` comes after a year other than the asked ones.
+
+    In 2023年清明档总票房突破1.92亿元，超过2022年清明档 the 1.92亿元 is 2023's: the nearest year
+    before a number is the year it counts, so it answers nothing about 2022.
+    """
+    if not years:
+        return False
+    marks = sorted(
+        (match.start(), int(match.group(1)))
+        for pattern in (_YEAR, _BARE_YEAR)
+        for match in pattern.finditer(sentence)
+    )
+    starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
+    for start in starts:
+        before = [year for position, year in marks if position < start]
+        if not before or before[-1] in years:
+            return False
+    return bool(starts)
 
 
 def question_identifiers(question: str) -> tuple[str, ...]:
