@@ -217,3 +217,11 @@ def test_a_number_counts_for_the_year_named_nearest_before_it() -> None:
     assert answer_spans(AnswerKind.NUMBER, "2022年清明档总票房为1.2亿元。", question) == ["1.2亿元"]
     assert answer_spans(AnswerKind.NUMBER, "清明档总票房为1.2亿元，低于2019年。", question) == ["1.2亿元"]
     assert answer_spans(AnswerKind.NUMBER, other, "清明档票房是多少") == ["1.92亿元"]
+
+
+def test_a_figure_for_part_of_the_year_does_not_answer_for_the_whole_year() -> None:
+    question = "2021年我国工业增加值增长了多少"
+    part = "1-2月份，高技术制造业增加值同比增长14.4%，明显快于全部工业。"
+    assert answer_spans(AnswerKind.NUMBER, part, question) == []
+    assert answer_spans(AnswerKind.NUMBER, "2021年全年工业增加值增长9.6%。", question) == ["9.6%"]
+    assert answer_spans(AnswerKind.NUMBER, part, "2021年1-2月份高技术制造业增加值增长了多少") == ["14.4%"]

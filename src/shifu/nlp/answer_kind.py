@@ -250,31 +250,39 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         if _is_new(span, question) and _fits(kind, span, question)
     ]
     if kind is AnswerKind.NUMBER:
-        years = question_years(question)
-        spans = [span for span in spans if not _follows_other_year(span, sentence, years)]
+        spans = [span for span in spans if not _counted_for_another_time(span, sentence, question)]
     counted = _counted(question) if kind is AnswerKind.NUMBER else None
     if counted is None:
         return spans
     return [span for span in spans if _counts(span, sentence, counted)]
 
 
-def _follows_other_year(span: str, sentence: str, years: frozenset[int]) -> bool:
-    """True when every mention of `span` comes after a year other than the asked ones.
+_PART_OF_YEAR = re.compile(
+    r"\d{1,2}\s*[-—至~]\s*\d{1,2}\s*月份?|\d{1,2}\s*月份|前?[一二三四1-4]\s*季度|[上下]半年|"
+    r"前\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*个?\s*月"
+)
+"""1-2月份, 一季度, 上半年, 前三个月: a part of a year, whose figure is not the year's."""
 
-    In 2023年清明档总票房突破1.92亿元，超过2022年清明档 the 1.92亿元 is 2023's: the nearest year
-    before a number is the year it counts, so it answers nothing about 2022.
+
+def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
+    """True when every mention of `span` comes after a year not asked, or a part of the year asked.
+
+    The nearest time before a number is the time it counts: in 2023年清明档总票房突破1.92亿元，超过2022年
+    清明档 the 1.92亿元 is 2023's, and in 1-2月份，高技术制造业增加值增长14.4% the 14.4% is two months',
+    so neither answers a question about 2022 or about the whole of 2021.
     """
+    years = question_years(question)
     if not years:
         return False
+    asks_a_part = _PART_OF_YEAR.search(question) is not None
     marks = sorted(
-        (match.start(), int(match.group(1)))
-        for pattern in (_YEAR, _BARE_YEAR)
-        for match in pattern.finditer(sentence)
+        [(m.start(), int(m.group(1)) in years) for p in (_YEAR, _BARE_YEAR) for m in p.finditer(sentence)]
+        + [(m.start(), asks_a_part) for m in _PART_OF_YEAR.finditer(sentence)]
     )
     starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
     for start in starts:
-        before = [year for position, year in marks if position < start]
-        if not before or before[-1] in years:
+        before = [fits for position, fits in marks if position < start]
+        if not before or before[-1]:
             return False
     return bool(starts)
 
