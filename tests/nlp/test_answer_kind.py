@@ -225,3 +225,11 @@ def test_a_figure_for_part_of_the_year_does_not_answer_for_the_whole_year() -> N
     assert answer_spans(AnswerKind.NUMBER, part, question) == []
     assert answer_spans(AnswerKind.NUMBER, "2021年全年工业增加值增长9.6%。", question) == ["9.6%"]
     assert answer_spans(AnswerKind.NUMBER, part, "2021年1-2月份高技术制造业增加值增长了多少") == ["14.4%"]
+
+
+def test_a_length_of_time_or_an_age_does_not_answer_a_total() -> None:
+    question = "春运首日旅客发送量"
+    assert answer_spans(AnswerKind.NUMBER, "近4年春运期间，旅客发送量均出现下滑。", question) == []
+    assert answer_spans(AnswerKind.NUMBER, "首日旅客发送量3473.6万人次。", question) == ["3473.6万人次"]
+    assert answer_spans(AnswerKind.NUMBER, "志愿者须年满18岁。", "冬奥会志愿者人数") == []
+    assert answer_spans(AnswerKind.NUMBER, "年休假最多15天。", "年休假最多几天") == ["15天"]

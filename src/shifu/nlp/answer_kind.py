@@ -212,6 +212,10 @@ _ASKS_A_TOTAL = re.compile(r"[销产总]量|[交付吞吐发送]+量|人数|数�
 """A total or a count: 销量是多少 is not answered by 占全球销量的34% (加班费是多少 may be a percentage)."""
 
 
+_A_LENGTH_OF_TIME = re.compile(r"(?:个\s*)?(?:年|天|日|月|周|小时|分钟|周岁|岁)\s*$")
+"""3天, 近4年, 18周岁: a length of time or an age, never a total (票房, 销量, 人数)."""
+
+
 _ASKS_A_DAY = re.compile(r"几号|哪天|哪一天|几月几")
 _WITHIN = re.compile(r"(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)$")
 """几号发 asks for a day of the month: 一个月内 / 30日内 is a time limit, not a day."""
@@ -228,14 +232,16 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
     A time limit (一个月内) does not answer 几号 / 哪天. When the question names its year, a bare year
     answers neither 什么时候 (the day is asked)
     nor anything else; a question about a total or a count is not answered by a percentage
-    unless it asks for a rate or a change (销量增长了多少).
+    unless it asks for a rate or a change (销量增长了多少), nor by a length of time or an age.
     """
     if kind is AnswerKind.DATE:
         if asks_a_day(question) and _WITHIN.search(span):
             return False
         return not (_ONLY_A_YEAR.fullmatch(span.strip()) and question_years(question))
-    if kind is AnswerKind.NUMBER and _PERCENT.search(span) and _ASKS_A_TOTAL.search(question):
-        return _ASKS_A_RATE.search(question) is not None
+    if kind is AnswerKind.NUMBER and _ASKS_A_TOTAL.search(question):
+        if _PERCENT.search(span):
+            return _ASKS_A_RATE.search(question) is not None
+        return not _A_LENGTH_OF_TIME.search(span)
     return True
 
 
