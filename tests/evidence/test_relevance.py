@@ -193,3 +193,11 @@ def test_a_quantity_counts_only_in_a_sentence_about_the_subject() -> None:
     about = lambda text: mentions_subject(terms, text)  # noqa: E731
     assert supports_quantity(ask, "女职工生育享受98天产假。", about)
     assert not supports_quantity(ask, "女职工应当遵守劳动纪律。年休假5天。", about)
+
+
+def test_a_role_is_covered_by_the_act_that_fills_it_with_the_rest_of_the_term() -> None:
+    assert term_coverage("审批人", "单笔1000元以下，由部门负责人审批。") == 1.0
+    assert term_coverage("金牌得主", "最后谢尔巴科娃获得金牌。") == 1.0
+    assert term_coverage("金牌得主", "特鲁索娃获得银牌。") < 1.0
+    assert term_coverage("导演", "该片由张艺谋执导。") == 1.0
+    assert term_coverage("导演", "该片由张艺谋监制。") == 0.0

@@ -20,7 +20,7 @@ from functools import cache
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
-from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
 MIN_SCORE = 0.55
@@ -54,7 +54,7 @@ def _in_digits(term: str) -> str | None:
 
 def term_coverage(term: str, haystack: str) -> float:
     """How completely `haystack` covers `term`: exact (numerals either way: 一周岁 ~ 1周岁), a lay
-    synonym, or its pieces in order → 1.
+    synonym, its pieces in order, or its role stated as an act (审批人 ~ 由…审批) → 1.
 
     Pieces may sit a few characters apart (书面通知 ~ 以书面形式通知); a long term whose
     head alone (its last two characters) is found counts half, never enough to be required.
@@ -66,11 +66,20 @@ def term_coverage(term: str, haystack: str) -> float:
         return 1.0
     if any(synonym in haystack for synonym in LAY_SYNONYMS.get(term, ())):
         return 1.0
-    if _gapped(term).search(haystack):
+    if _gapped(term).search(haystack) or _filled_by_its_act(term, haystack):
         return 1.0
     if len(term) > 2 and term[-2:] in haystack:
         return _PARTIAL_HEAD
     return 0.0
+
+
+def _filled_by_its_act(term: str, haystack: str) -> bool:
+    """True when the term ends with a role the text states as its act (金牌得主 ~ 获得金牌)."""
+    for role, acts in ROLE_ACTS.items():
+        if term.endswith(role) and any(act in haystack for act in acts):
+            stem = term[: -len(role)]
+            return not stem or term_coverage(stem, haystack) >= 1.0
+    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,6 +163,23 @@ DOMAIN_WORDS: frozenset[str] = _words(
 """Domain words the general jieba dictionary lacks (年假, 年会): segmented whole, never split."""
 
 
+ROLE_ACTS: dict[str, tuple[str, ...]] = {
+    "得主": ("获得", "夺得", "摘得"),
+    "获得者": ("获得", "夺得", "摘得"),
+    "冠军": ("夺冠", "夺得", "折桂"),
+    "导演": ("执导",),
+    "主演": ("饰演", "出演", "领衔"),
+    "新任": ("当选", "就任", "出任"),
+    "审批人": ("审批",),
+    "负责人": ("负责",),
+}
+"""A role a text states as the act that fills it: 金牌得主 ~ 获得金牌, 导演 ~ 执导, 审批人 ~ 由…审批.
+
+A question names the role (谁是审批人); the text names the act (由项目经理审批). Only the role
+ending of a term is read this way, and the rest of the term must still be covered (金牌).
+"""
+
+
 def statute_words(text: str) -> tuple[str, ...]:
     """The document words the lay words of `text` stand for (加班费怎么算 → 工资报酬, 加班).
 
