@@ -232,4 +232,5 @@ def test_a_length_of_time_or_an_age_does_not_answer_a_total() -> None:
     assert answer_spans(AnswerKind.NUMBER, "近4年春运期间，旅客发送量均出现下滑。", question) == []
     assert answer_spans(AnswerKind.NUMBER, "首日旅客发送量3473.6万人次。", question) == ["3473.6万人次"]
     assert answer_spans(AnswerKind.NUMBER, "志愿者须年满18岁。", "冬奥会志愿者人数") == []
+    assert answer_spans(AnswerKind.NUMBER, "志愿者须年满18周岁。", "冬奥会志愿者人数") == []
     assert answer_spans(AnswerKind.NUMBER, "年休假最多15天。", "年休假最多几天") == ["15天"]
