@@ -31,6 +31,8 @@ from shifu.nlp.terms import question_terms
         ("不是问图片，我说的是报销要交哪些材料", {"不是", "说的是"}),
         ("维保三个小时内要到场吗", {"三个小时"}),
         ("物业服务人对业主负有哪些安全保障方面的义务", {"负有"}),
+        ("年会的举办地点在哪里", {"地点"}),
+        ("新系统的名称是什么", {"名称"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -198,6 +200,7 @@ def test_a_quantity_counts_only_in_a_sentence_about_the_subject() -> None:
 def test_a_role_is_covered_by_the_act_that_fills_it_with_the_rest_of_the_term() -> None:
     assert term_coverage("审批人", "单笔1000元以下，由部门负责人审批。") == 1.0
     assert term_coverage("金牌得主", "最后谢尔巴科娃获得金牌。") == 1.0
+    assert term_coverage("金牌得主", "谢尔巴科娃与特鲁索娃取得金牌与银牌。") == 1.0
     assert term_coverage("金牌得主", "特鲁索娃获得银牌。") < 1.0
     assert term_coverage("导演", "该片由张艺谋执导。") == 1.0
     assert term_coverage("导演", "该片由张艺谋监制。") == 0.0
