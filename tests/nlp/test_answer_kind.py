@@ -234,3 +234,11 @@ def test_a_length_of_time_or_an_age_does_not_answer_a_total() -> None:
     assert answer_spans(AnswerKind.NUMBER, "志愿者须年满18岁。", "冬奥会志愿者人数") == []
     assert answer_spans(AnswerKind.NUMBER, "志愿者须年满18周岁。", "冬奥会志愿者人数") == []
     assert answer_spans(AnswerKind.NUMBER, "年休假最多15天。", "年休假最多几天") == ["15天"]
+
+
+def test_teams_and_clubs_answer_who_won_but_a_group_does_not() -> None:
+    assert answer_spans(AnswerKind.PERSON, "洛杉矶公羊队以23-20获得超级碗冠军。", "超级碗冠军是谁") == [
+        "洛杉矶公羊队"
+    ]
+    assert answer_spans(AnswerKind.PERSON, "皇家马德里俱乐部夺得冠军。", "冠军是谁")
+    assert answer_spans(AnswerKind.PERSON, "该片由电影集团出品。", "导演是谁") == []
