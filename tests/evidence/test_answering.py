@@ -62,3 +62,13 @@ def test_a_fragment_dated_to_other_years_only_answers_nothing_about_the_year_ask
 def test_a_rule_in_force_since_an_earlier_year_still_answers_a_later_year() -> None:
     rule = "本制度自2024年1月1日起施行。员工累计工作满1年的，年休假5天。"
     assert _answering("2026年年休假有多少天", rule) == ["员工累计工作满1年的，年休假5天。"]
+
+
+def test_a_sentence_about_the_same_thing_elsewhere_does_not_answer() -> None:
+    question = "北京冬奥会男子500米速度滑冰金牌得主是谁"
+    body = "北京冬奥会速度滑冰比赛备受关注。武大靖曾获平昌冬奥会男子500米金牌。"
+    assert _answering(question, body) == []
+    body = "北京冬奥会速度滑冰比赛备受关注。高亭宇获得北京冬奥会男子500米金牌，打破平昌冬奥会纪录。"
+    assert _answering(question, body)
+    assert _answering("华府项目的装修押金是多少", "华府项目装修须知如下。翠苑项目装修押金为3000元。") == []
+    assert _answering("华府项目的装修押金是多少", "华府项目装修须知如下。华府项目装修押金为2000元。")

@@ -242,3 +242,26 @@ def test_teams_and_clubs_answer_who_won_but_a_group_does_not() -> None:
     ]
     assert answer_spans(AnswerKind.PERSON, "皇家马德里俱乐部夺得冠军。", "冠军是谁")
     assert answer_spans(AnswerKind.PERSON, "该片由电影集团出品。", "导演是谁") == []
+
+
+def test_phone_numbers_document_numbers_and_list_markers_are_not_quantities() -> None:
+    sentence = "1、登录系统查询 2、拨打电话12580查询"
+    assert answer_spans(AnswerKind.NUMBER, sentence, "指标有多少个") == []
+    assert answer_spans(AnswerKind.DATE, "（渝医保发〔2023〕2号）的政策解读", "实施的时间") == []
+    assert answer_spans(
+        AnswerKind.NUMBER, "客服电话：400-800-1234，押金2000元。3. 另收水电费", "押金多少"
+    ) == ["2000元"]
+
+
+def test_a_year_before_a_quoted_name_dates_the_sentence() -> None:
+    assert names_other_year("2021“中国旅游文化周”启动仪式在银川举行。", frozenset({2022}))
+    assert not names_other_year("2022“中国旅游文化周”启动仪式在曼谷举行。", frozenset({2022}))
+
+
+def test_how_many_people_or_how_much_money_is_answered_in_that_unit() -> None:
+    assert (
+        answer_spans(AnswerKind.NUMBER, "志愿者须年满18周岁，做到下面3点即可报名。", "志愿者有多少人") == []
+    )
+    assert answer_spans(AnswerKind.NUMBER, "共招募志愿者1.4万名。", "志愿者有多少人") == ["1.4万名"]
+    assert answer_spans(AnswerKind.NUMBER, "罚款8760万元，涉及3个平台。", "被罚了多少钱") == ["8760万元"]
+    assert answer_spans(AnswerKind.NUMBER, "按日工资收入的300%支付。", "要支付多少年休假工资报酬") == ["300%"]

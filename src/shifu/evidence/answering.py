@@ -24,6 +24,7 @@ from shifu.nlp.answer_kind import (
     question_years,
     states_an_answer,
 )
+from shifu.nlp.names import names_other_qualified, qualified_names
 from shifu.nlp.terms import QuestionTerms
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
@@ -42,6 +43,7 @@ class AnswerAsk:
     question: str
     identifiers: tuple[str, ...]
     years: frozenset[int]
+    qualified: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, question: str) -> AnswerAsk | None:
@@ -49,7 +51,13 @@ class AnswerAsk:
         kind = answer_kind(question)
         if kind is None:
             return None
-        return cls(kind, question, question_identifiers(question), question_years(question))
+        return cls(
+            kind,
+            question,
+            question_identifiers(question),
+            question_years(question),
+            tuple(qualified_names(question)),
+        )
 
 
 def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading: str = "") -> list[str]:
@@ -69,6 +77,8 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
         if not names_identifiers(context, ask.identifiers):
             continue
         if names_other_identifier(sentence, ask.identifiers) or names_other_year(sentence, ask.years):
+            continue
+        if names_other_qualified(sentence, ask.qualified):
             continue
         fit = relevance(terms, context)
         if not fit.required_covered or fit.score < CONTEXT_SCORE:

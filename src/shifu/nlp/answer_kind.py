@@ -17,6 +17,7 @@ import re
 from enum import StrEnum
 
 from shifu.nlp.names import NameKind, proper_names
+from shifu.nlp.terms import words
 
 
 class AnswerKind(StrEnum):
@@ -139,16 +140,25 @@ def _is_new(span: str, question: str) -> bool:
     return not digits or not all(digit in asked for digit in digits)
 
 
+_NOT_A_QUANTITY = re.compile(
+    r"(?:电话|热线|拨打|致电|手机|传真|编号|邮编|工号|单号|号码)\s*[:：]?\s*[\d-]{3,}|"
+    r"〔\s*(?:19|20)\d{2}\s*〕\s*\d+\s*号|\[\s*(?:19|20)\d{2}\s*\]\s*\d+\s*号|"
+    r"(?:^|(?<=[\s：:。；;，,）)]))\d{1,2}\s*[、.．](?!\d)"
+)
+"""拨打电话12580, 渝医保发〔2023〕2号, the 1、 of a numbered list: digits that count or date nothing."""
+
+
+def _outside(spans: list[tuple[int, int]], start: int) -> bool:
+    return not any(begin <= start < end for begin, end in spans)
+
+
 def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
-    if kind is AnswerKind.NUMBER:
-        dated = [match.span() for match in _YEAR_OR_DATE.finditer(sentence)]
-        return [
-            match.group(0)
-            for match in _NUMBER.finditer(sentence)
-            if not any(start <= match.start() < end for start, end in dated)
-        ]
-    if kind is AnswerKind.DATE:
-        return [match.group(0) for match in _DATE.finditer(sentence)]
+    if kind in (AnswerKind.NUMBER, AnswerKind.DATE):
+        labels = [match.span() for match in _NOT_A_QUANTITY.finditer(sentence)]
+        if kind is AnswerKind.DATE:
+            return [match.group(0) for match in _DATE.finditer(sentence) if _outside(labels, match.start())]
+        dated = labels + [match.span() for match in _YEAR_OR_DATE.finditer(sentence)]
+        return [match.group(0) for match in _NUMBER.finditer(sentence) if _outside(dated, match.start())]
     names = proper_names(sentence)
     if kind is AnswerKind.PERSON:
         people = [text for name, text in names if name is NameKind.PERSON]
@@ -161,14 +171,36 @@ def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
 
 _COUNTED = re.compile(r"几\s*(?:个\s*)?([\u4e00-\u9fff]{1,2})")
 """几个阶段 → 阶段, 几天 → 天: what a count question counts."""
+_HOW_MANY = "多少"
+_UNIT_WORD = re.compile(r"^([人名位家辆架艘座所项件次天日周年岁倍条份元钱块米吨台套户])[\u4e00-\u9fff]?$")
+"""The unit word after 多少 (人, 天, 日内, 人次): 多少年休假 asks about 年休假, not a number of years."""
 
 
 def _counted(question: str) -> str | None:
+    """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid)."""
     match = _COUNTED.search(question)
-    return match.group(1) if match else None
+    if match:
+        return match.group(1)
+    pieces = words(question)
+    for index, piece in enumerate(pieces):
+        if piece.startswith(_HOW_MANY):
+            unit = piece[len(_HOW_MANY) :] or (pieces[index + 1] if index + 1 < len(pieces) else "")
+            found = _UNIT_WORD.match(unit)
+            if found:
+                return found.group(1)
+    return None
 
 
-_SAME_UNIT = {"天": "天日", "日": "天日", "周": "周星期", "次": "次遍回"}
+_SAME_UNIT = {
+    "天": "天日",
+    "日": "天日",
+    "周": "周星期",
+    "次": "次遍回",
+    "人": "人名位",
+    "名": "名人位",
+    "钱": "元块钱",
+    "元": "元块钱",
+}
 """Units that count the same thing: 5个工作日 answers 几天."""
 
 
@@ -299,7 +331,7 @@ def question_identifiers(question: str) -> tuple[str, ...]:
 
 
 _YEAR = re.compile(
-    r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年))"
+    r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年|[“《「]))"
     r"(\s*年?\s*(?:\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?\s*(?:起|以来|开始|施行|实施|生效))?"
 )
 

@@ -67,3 +67,47 @@ def proper_names(text: str) -> list[tuple[NameKind, str]]:
 def warm_up() -> None:
     """Load the tagger's dictionaries now instead of on the first question that needs them."""
     proper_names("张三在北京工作")
+
+
+_HEAD_TAGS = frozenset({"n", "nz", "j", "vn"})
+"""Nouns, abbreviations and nominal verbs: what a name can qualify (冬奥会, 世界杯, 项目)."""
+_QUALIFIER_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt"})
+"""Names of people, places and organisations qualify (平昌冬奥会, 华府项目); other proper nouns are heads."""
+_YEAR_BETWEEN = re.compile(r"\s*(?:(?:19|20)\d{2}\s*年?)?\s*")
+
+
+def qualified_names(text: str) -> list[tuple[str, str]]:
+    """(name, head) pairs where a proper name qualifies the noun right after it, in order.
+
+    北京冬奥会 → (北京, 冬奥会), 华府项目 → (华府, 项目); a year may sit between them
+    (北京2022冬奥会). The evidence gate uses them to tell 平昌冬奥会 from 北京冬奥会.
+    """
+    pairs: list[tuple[str, str]] = []
+    tokens = [(str(pair.word), str(pair.flag)) for pair in _tagger().lcut(text, HMM=True)]
+    for index, (word, flag) in enumerate(tokens):
+        if flag not in _QUALIFIER_TAGS or len(word) < 2 or _DEICTIC.fullmatch(word):
+            continue
+        following = index + 1
+        while (
+            following < len(tokens)
+            and tokens[following][1] == "m"
+            and _YEAR_BETWEEN.fullmatch("".join(token for token, _ in tokens[index + 1 : following + 1]))
+        ):
+            following += 1
+        if following < len(tokens):
+            head, head_flag = tokens[following]
+            if len(head) >= 2 and head_flag in _HEAD_TAGS:
+                pairs.append((word, head))
+    return pairs
+
+
+def names_other_qualified(text: str, asked: tuple[tuple[str, str], ...]) -> bool:
+    """True when `text` qualifies an asked head by another name only: 平昌冬奥会 where 北京冬奥会 was asked.
+
+    A text that names the asked qualifier anywhere (北京冬奥会与平昌冬奥会相比, 青少年网球巡回赛广州站)
+    may still be about it, so only a text silent on it is about the sibling.
+    """
+    stated = qualified_names(text) if asked else []
+    return any(
+        name not in text and any(other_head == head for _, other_head in stated) for name, head in asked
+    )

@@ -58,6 +58,11 @@ def _tokenizer() -> Any:
     return tokenizer
 
 
+def words(text: str) -> list[str]:
+    """The text segmented into words with the domain dictionary (多少 | 年休假, not 多少年 | 休假)."""
+    return [str(word) for word in _tokenizer().lcut(text, HMM=False)]
+
+
 _EDGE_CHARS = "".join(sorted(_NO_GLUE | {word for word in QUESTION_WORDS | GENERIC_WORDS if len(word) == 1}))
 """Characters trimmed from the edges of a guessed word (能休 → 休, 困人后 → 困人)."""
 
