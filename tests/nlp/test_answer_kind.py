@@ -265,3 +265,12 @@ def test_how_many_people_or_how_much_money_is_answered_in_that_unit() -> None:
     assert answer_spans(AnswerKind.NUMBER, "共招募志愿者1.4万名。", "志愿者有多少人") == ["1.4万名"]
     assert answer_spans(AnswerKind.NUMBER, "罚款8760万元，涉及3个平台。", "被罚了多少钱") == ["8760万元"]
     assert answer_spans(AnswerKind.NUMBER, "按日工资收入的300%支付。", "要支付多少年休假工资报酬") == ["300%"]
+
+
+def test_money_in_any_currency_and_head_counts_in_wan_or_yi_answer_how_many() -> None:
+    assert answer_spans(AnswerKind.NUMBER, "交易总价值687亿美元。", "花了多少钱收购") == ["687亿"]
+    assert answer_spans(AnswerKind.NUMBER, "金额为6.2万亿兹罗提。", "要求赔偿多少钱") == ["6.2万亿"]
+    assert answer_spans(AnswerKind.NUMBER, "网民规模为10.51亿，较上年增加。", "网民有多少人") == [
+        "10.51亿"
+    ]
+    assert answer_spans(AnswerKind.NUMBER, "网民规模为10.51亿台设备。", "网民有多少人") == []

@@ -204,10 +204,25 @@ _SAME_UNIT = {
 """Units that count the same thing: 5个工作日 answers 几天."""
 
 
+_CURRENCY = r"\s*(?:美|欧|日|港|澳|英|人民币|新台币)?\s*(?:元|块|镑|兹罗提|卢布|卢比|法郎|比索|韩元)"
+"""687亿美元, 6.2万亿兹罗提: money in any currency answers 多少钱."""
+_BARE_MAGNITUDE = re.compile(r"[\d.,]+\s*(?:万亿|亿|万)")
+_MEASURE_NEXT = re.compile(rf"\s*(?:{_MEASURE}|点|[A-Za-z])")
+
+
 def _counts(span: str, sentence: str, counted: str) -> bool:
-    """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not."""
+    """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not.
+
+    Money may be in any currency (多少钱 ← 687亿美元), and a head count may go without its
+    unit when it is in 万 or 亿 (网民规模为10.51亿 answers 多少人; 3点 does not).
+    """
     units = _SAME_UNIT.get(counted[0], counted[0])
     if any(unit in span for unit in units):
+        return True
+    after = sentence[sentence.find(span) + len(span) :] if span in sentence else ""
+    if counted[0] in "钱元" and re.match(_CURRENCY, after):
+        return True
+    if counted[0] in "人名" and _BARE_MAGNITUDE.fullmatch(span.strip()) and not _MEASURE_NEXT.match(after):
         return True
     follows = re.escape(span) + r"\s*个?\s*(?:工作|自然)?[" + re.escape(units) + "]"
     return re.search(follows, sentence) is not None
