@@ -223,7 +223,9 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "",
         "By half (the answer-kind thresholds of `shifu.evidence.answering` were chosen by looking at "
         "passages of the even question ids only; the odd ids are held out from that choice, except that "
-        "one odd question showed a count of a role (几块金牌) read as who, which was fixed):",
+        "one odd question showed a count of a role (几块金牌) read as who, which was fixed, and that the "
+        "wording of the questions with no asked kind was read in both halves (not their passages) when "
+        "the kinds 成绩/排名 (RESULT), 最佳…/亚军/四强 (NAME), 举办国 (PLACE) and 人次 (NUMBER) were added):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",

@@ -270,7 +270,30 @@ def test_how_many_people_or_how_much_money_is_answered_in_that_unit() -> None:
 def test_money_in_any_currency_and_head_counts_in_wan_or_yi_answer_how_many() -> None:
     assert answer_spans(AnswerKind.NUMBER, "交易总价值687亿美元。", "花了多少钱收购") == ["687亿"]
     assert answer_spans(AnswerKind.NUMBER, "金额为6.2万亿兹罗提。", "要求赔偿多少钱") == ["6.2万亿"]
-    assert answer_spans(AnswerKind.NUMBER, "网民规模为10.51亿，较上年增加。", "网民有多少人") == [
-        "10.51亿"
-    ]
+    assert answer_spans(AnswerKind.NUMBER, "网民规模为10.51亿，较上年增加。", "网民有多少人") == ["10.51亿"]
     assert answer_spans(AnswerKind.NUMBER, "网民规模为10.51亿台设备。", "网民有多少人") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("韩国在世界杯的成绩", AnswerKind.RESULT),
+        ("中国女篮小组赛最终排名？", AnswerKind.RESULT),
+        ("2023年奥斯卡最佳影片", AnswerKind.NAME),
+        ("温网女单亚军", AnswerKind.NAME),
+        ("亚洲杯举办国？", AnswerKind.PLACE),
+        ("五一旅游人次", AnswerKind.NUMBER),
+        ("最佳实践是什么", None),
+        ("岗前考试成绩多少分合格", AnswerKind.NUMBER),
+    ],
+)
+def test_results_titles_and_host_countries_are_kinds_of_answer(
+    question: str, kind: AnswerKind | None
+) -> None:
+    assert answer_kind(question) is kind
+
+
+def test_a_result_is_a_place_in_the_ranking_or_a_score() -> None:
+    assert answer_spans(AnswerKind.RESULT, "中国女篮最终获得亚军。", "中国女篮成绩") == ["亚军"]
+    assert answer_spans(AnswerKind.RESULT, "韩国队止步16强。", "韩国的成绩") == ["止步", "16强"]
+    assert answer_spans(AnswerKind.RESULT, "比赛将于11月20日开幕。", "韩国的成绩") == []

@@ -28,6 +28,7 @@ class AnswerKind(StrEnum):
     DATE = "DATE"
     NUMBER = "NUMBER"
     NAME = "NAME"
+    RESULT = "RESULT"
 
 
 _ROLE_NOUNS = (
@@ -45,7 +46,7 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         AnswerKind.PLACE,
         re.compile(
             r"在哪(?!些)|哪里|哪儿|何地|何处|什么地方|地点|举办地|所在地|发源地|起点|终点|首站|"
-            r"哪个城市|哪座城市|哪个国家|哪个省|哪个地方"
+            r"哪个城市|哪座城市|哪个国家|哪个省|哪个地方|举办国|主办国|东道主|研发国家?\s*[？?]?\s*$"
         ),
     ),
     (AnswerKind.NUMBER, re.compile(r"多长时间|多久|多少时间")),
@@ -60,14 +61,18 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         AnswerKind.NUMBER,
         re.compile(
             r"多少|几[个人天次年岁倍名家件位项所辆架艘座条份成]|多大|多高|多长|多重|"
-            r"人数|数量|总量|产量|销量|交付量|吞吐量|发送量|规模|增速|增幅|涨幅|降幅|"
+            r"人数|人次|数量|总量|产量|销量|交付量|吞吐量|发送量|规模|增速|增幅|涨幅|降幅|"
             r"比例|占比|票房|金额|奖金|价格|震级|名次|市值|营收|[量数率额]\s*[？?]?\s*$"
         ),
     ),
     (
         AnswerKind.NAME,
-        re.compile(r"叫什么|名字|名称|全称|主题|哪家|哪支|哪部|哪款|哪个|冠军|什么品牌|型号|吉祥物"),
+        re.compile(
+            r"叫什么|名字|名称|全称|主题|哪家|哪支|哪部|哪款|哪个|冠军|亚军|季军|四强|八强|队伍|对手|多数党|"
+            r"什么品牌|型号|吉祥物|最佳[^\s是为有什么吗呢啥？?]{1,6}\s*[？?]?\s*$"
+        ),
     ),
+    (AnswerKind.RESULT, re.compile(r"成绩|排名|战绩|第几名")),
 )
 
 _CALENDAR_DATE = (
@@ -99,6 +104,11 @@ _PLACE_WORDS = re.compile(
     r"[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇|乡|村|街道|路|街|号楼|楼|层|室|大厦|广场|中心|大厅|窗口|"
     r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
 )
+_RESULT = re.compile(
+    rf"冠军|亚军|季军|殿军|第[\d{_CN_NUM}]+名|[\d{_CN_NUM}]+强|小组第[\d{_CN_NUM}]+|出局|淘汰|晋级|夺冠|止步|"
+    r"(?<![\d.])\d{1,2}\s*[:：比-]\s*\d{1,2}(?![\d.])"
+)
+"""亚军, 第三名, 八强, 小组出局, 2比1: how a team or player finished."""
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _IDENTIFIER = re.compile(
     rf"第[\d{_CN_NUM}]+[届任次期号艘代批轮季]|[{_CN_NUM}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号|"
@@ -159,6 +169,8 @@ def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
             return [match.group(0) for match in _DATE.finditer(sentence) if _outside(labels, match.start())]
         dated = labels + [match.span() for match in _YEAR_OR_DATE.finditer(sentence)]
         return [match.group(0) for match in _NUMBER.finditer(sentence) if _outside(dated, match.start())]
+    if kind is AnswerKind.RESULT:
+        return [match.group(0) for match in _RESULT.finditer(sentence)]
     names = proper_names(sentence)
     if kind is AnswerKind.PERSON:
         people = [text for name, text in names if name is NameKind.PERSON]
