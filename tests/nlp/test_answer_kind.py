@@ -297,3 +297,34 @@ def test_a_result_is_a_place_in_the_ranking_or_a_score() -> None:
     assert answer_spans(AnswerKind.RESULT, "中国女篮最终获得亚军。", "中国女篮成绩") == ["亚军"]
     assert answer_spans(AnswerKind.RESULT, "韩国队止步16强。", "韩国的成绩") == ["止步", "16强"]
     assert answer_spans(AnswerKind.RESULT, "比赛将于11月20日开幕。", "韩国的成绩") == []
+
+
+def test_snippet_dates_months_and_model_numbers_are_not_counts() -> None:
+    assert answer_spans(AnswerKind.NUMBER, "Jun 17, 2023 ... 地铁附近的公交车站", "地铁有多少个车站") == []
+    assert answer_spans(AnswerKind.NUMBER, "7 days ago ... 台积电在美国设立新厂", "新厂投资多少") == []
+    assert answer_spans(AnswerKind.NUMBER, "预计今年10月中下旬公布参考人数", "国考实际参考人数") == []
+    assert answer_spans(AnswerKind.NUMBER, "这两个品牌中，宝马iX3销量突破2.1万辆。", "宝马销量") == [
+        "2.1万辆"
+    ]
+    assert answer_spans(AnswerKind.NUMBER, "试用期不超过3个月。", "试用期最长多久") == ["3个月"]
+    assert answer_spans(AnswerKind.DATE, "预计今年10月中下旬公布。", "什么时候公布") == ["10月"]
+
+
+def test_a_share_is_answered_by_a_percentage() -> None:
+    assert answer_spans(AnswerKind.NUMBER, "从4个省份的数据来看，出生率持续下降。", "全国人口出生率") == []
+    assert answer_spans(AnswerKind.NUMBER, "全国人口出生率为7.52‰。", "全国人口出生率") == ["7.52‰"]
+    assert answer_spans(AnswerKind.NUMBER, "物业费收缴率达到95%。", "物业费收缴率是多少") == ["95%"]
+
+
+def test_the_date_a_figure_is_counted_to_is_not_the_date_of_the_event() -> None:
+    sentence = "截至11月23日14:11，发行方股价涨幅5.78%。"
+    assert answer_spans(AnswerKind.DATE, sentence, "国内上映日期") == []
+    assert answer_spans(AnswerKind.DATE, "报名截止到2023年5月10日。", "报名截止时间") == ["2023年5月10日"]
+    assert answer_spans(AnswerKind.DATE, "截至2022年6月，项目已于3月1日开工。", "什么时候开工") == ["3月1日"]
+
+
+def test_where_an_event_takes_place_is_a_place_it_takes_place_in() -> None:
+    question = "戈尔巴乔夫的葬礼将在哪里举行？"
+    assert answer_spans(AnswerKind.PLACE, "奥地利《新闻报》指出，许多政客没有来参加葬礼。", question) == []
+    assert answer_spans(AnswerKind.PLACE, "葬礼将在上海举行。", question) == ["上海"]
+    assert answer_spans(AnswerKind.PLACE, "苹果在印度孟买开设了首家旗舰店。", "旗舰店在哪个城市")

@@ -86,8 +86,8 @@ _MEASURE = (
     r"平方米|公顷|亩|小时|分钟|百分点|届|场|部|枚|票|户|套|台|件|位|斤|克|度|级"
 )
 _NUMBER = re.compile(
-    rf"(?<![\d.])\d+(?:[.,]\d+)*\s*(?:%|％|‰|(?:万亿|亿|万|千|百)?\s*(?:{_MEASURE})?)|百分之[{_CN_NUM}点]+|"
-    rf"[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
+    rf"(?<![\d.A-Za-z])\d+(?:[.,]\d+)*\s*(?:%|％|‰|(?:万亿|亿|万|千|百)?\s*(?:{_MEASURE})?)|百分之[{_CN_NUM}点]+|"
+    rf"(?<![这那哪每])[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
 )
 _DATE = re.compile(
     rf"{_CALENDAR_DATE}|"
@@ -153,21 +153,34 @@ def _is_new(span: str, question: str) -> bool:
 _NOT_A_QUANTITY = re.compile(
     r"(?:电话|热线|拨打|致电|手机|传真|编号|邮编|工号|单号|号码)\s*[:：]?\s*[\d-]{3,}|"
     r"〔\s*(?:19|20)\d{2}\s*〕\s*\d+\s*号|\[\s*(?:19|20)\d{2}\s*\]\s*\d+\s*号|"
-    r"(?:^|(?<=[\s：:。；;，,）)]))\d{1,2}\s*[、.．](?!\d)"
+    r"(?:^|(?<=[\s：:。；;，,）)]))\d{1,2}\s*[、.．](?!\d)|"
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},\s*\d{4}|"
+    r"\d+\s+(?:days?|hours?|minutes?|weeks?|months?|years?)\s+ago"
 )
-"""拨打电话12580, 渝医保发〔2023〕2号, the 1、 of a numbered list: digits that count or date nothing."""
+"""拨打电话12580, 渝医保发〔2023〕2号, the 1、 of a numbered list, Jun 17, 2023, 7 days ago: digits that
+neither count nor date what a question asks about."""
+_CUT_OFF = re.compile(r"截至|截止")
+_AS_OF = re.compile(rf"(?:截至|截止)(?:到|至)?\s*(?:(?:{_CALENDAR_DATE})|\d{{1,2}}\s*月)[^，,。；;]*")
+"""截至11月23日14:11, 股价…: the date a figure is counted to, not when the asked event happens
+(unless the question asks for the cut-off itself)."""
+_MONTH = re.compile(r"(?<![\d个.])\d{1,2}\s*月(?:份|初|中|底|末|[上中下]旬|中下旬|中上旬)?")
+"""10月, 3月份: a month of the calendar, never a count (3个月 is a length of time)."""
 
 
 def _outside(spans: list[tuple[int, int]], start: int) -> bool:
     return not any(begin <= start < end for begin, end in spans)
 
 
-def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
+def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     if kind in (AnswerKind.NUMBER, AnswerKind.DATE):
         labels = [match.span() for match in _NOT_A_QUANTITY.finditer(sentence)]
         if kind is AnswerKind.DATE:
+            if not _CUT_OFF.search(question):
+                labels += [match.span() for match in _AS_OF.finditer(sentence)]
             return [match.group(0) for match in _DATE.finditer(sentence) if _outside(labels, match.start())]
-        dated = labels + [match.span() for match in _YEAR_OR_DATE.finditer(sentence)]
+        dated = labels + [
+            match.span() for pattern in (_YEAR_OR_DATE, _MONTH) for match in pattern.finditer(sentence)
+        ]
         return [match.group(0) for match in _NUMBER.finditer(sentence) if _outside(dated, match.start())]
     if kind is AnswerKind.RESULT:
         return [match.group(0) for match in _RESULT.finditer(sentence)]
@@ -176,9 +189,36 @@ def _candidates(kind: AnswerKind, sentence: str) -> list[str]:
         people = [text for name, text in names if name is NameKind.PERSON]
         return people + [match.group(0) for match in _ROLE.finditer(sentence)]
     if kind is AnswerKind.PLACE:
-        places = [text for name, text in names if name in (NameKind.PLACE, NameKind.ORGANISATION)]
+        places = [
+            text
+            for name, text in names
+            if name in (NameKind.PLACE, NameKind.ORGANISATION)
+            and (not _ASKS_WHERE_IT_HAPPENS.search(question) or _in_a_locative_frame(text, sentence))
+        ]
         return places + [match.group(0) for match in _PLACE_WORDS.finditer(sentence)]
     return [text for _, text in names]
+
+
+_ASKS_WHERE_IT_HAPPENS = re.compile(
+    r"(?:在哪|哪里|何地|何处|哪个城市|哪座城市).{0,3}(?:举行|举办|召开|开幕|开展|进行)|举办地|举行地"
+)
+"""在哪举办 asks where an event takes place: a place named for something else does not answer it."""
+_LOCATIVE_BEFORE = re.compile(
+    r"(?:在|于|到|赴|至|从|往|抵达|位于|落户|来自|飞往|前往|移师|定在|选在|落地)\s*$"
+)
+_LOCATIVE_AFTER = re.compile(
+    r"^\s*(?:举行|举办|召开|开幕|开展|进行|站|峰会|落地|启动|出发|开始|首发|主办|承办)"
+)
+
+
+def _in_a_locative_frame(place: str, sentence: str) -> bool:
+    """True when a place name is where something happens (在乌镇举行, 移师巴黎, 乌镇峰会), not an attribute
+    of something else (奥地利《新闻报》指出, 前苏联首任总统)."""
+    for match in re.finditer(re.escape(place), sentence):
+        before, after = sentence[max(0, match.start() - 4) : match.start()], sentence[match.end() :]
+        if _LOCATIVE_BEFORE.search(before) or _LOCATIVE_AFTER.match(after):
+            return True
+    return False
 
 
 _COUNTED = re.compile(r"几\s*(?:个\s*)?([\u4e00-\u9fff]{1,2})")
@@ -267,6 +307,9 @@ _PERCENT = re.compile(r"[%％‰]|百分之")
 _ASKS_A_RATE = re.compile(
     r"率|增长|增速|增幅|涨幅|降幅|下降|减少|上涨|下跌|占比|比例|比重|百分|同比|环比|份额|几成"
 )
+_ASKS_A_PERCENTAGE = re.compile(r"(?<![汇频功效])率")
+"""出生率, 增长率, 收缴率: a share, answered by a percentage (汇率 and 频率 are not shares)."""
+_PERCENTAGE_POINTS = re.compile(r"百分点|成$")
 _ASKS_A_TOTAL = re.compile(r"[销产总]量|[交付吞吐发送]+量|人数|数量|票房|营收|总额|规模")
 """A total or a count: 销量是多少 is not answered by 占全球销量的34% (加班费是多少 may be a percentage)."""
 
@@ -297,6 +340,8 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
         if asks_a_day(question) and _WITHIN.search(span):
             return False
         return not (_ONLY_A_YEAR.fullmatch(span.strip()) and question_years(question))
+    if kind is AnswerKind.NUMBER and _ASKS_A_PERCENTAGE.search(question):
+        return _PERCENT.search(span) is not None or _PERCENTAGE_POINTS.search(span) is not None
     if kind is AnswerKind.NUMBER and _ASKS_A_TOTAL.search(question):
         if _PERCENT.search(span):
             return _ASKS_A_RATE.search(question) is not None
@@ -311,7 +356,7 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     """
     spans = [
         span
-        for span in _candidates(kind, sentence)
+        for span in _candidates(kind, sentence, question)
         if _is_new(span, question) and _fits(kind, span, question)
     ]
     if kind is AnswerKind.NUMBER:
