@@ -328,3 +328,16 @@ def test_where_an_event_takes_place_is_a_place_it_takes_place_in() -> None:
     assert answer_spans(AnswerKind.PLACE, "奥地利《新闻报》指出，许多政客没有来参加葬礼。", question) == []
     assert answer_spans(AnswerKind.PLACE, "葬礼将在上海举行。", question) == ["上海"]
     assert answer_spans(AnswerKind.PLACE, "苹果在印度孟买开设了首家旗舰店。", "旗舰店在哪个城市")
+
+
+def test_a_name_followed_by_a_persons_act_or_joined_by_a_middle_dot_is_a_person() -> None:
+    assert (NameKind.PERSON, "吴京") in proper_names("吴京主演的电影总票房突破300亿元。")
+    assert (NameKind.PLACE, "北京") in proper_names("张艺谋在北京执导了新片。")
+    people = [text for kind, text in proper_names("选手安娜·谢尔巴科娃获得金牌。") if kind is NameKind.PERSON]
+    assert any("安娜·谢尔巴科娃" in text for text in people)
+    assert answer_spans(AnswerKind.PERSON, "吴京主演的电影总票房突破300亿元。", "票房最高的演员是谁")
+
+
+def test_clock_times_and_iso_dates_are_not_counts() -> None:
+    sentence = "2022-01-11 18:43:00 长安汽车销量出炉：230万辆"
+    assert answer_spans(AnswerKind.NUMBER, sentence, "长安汽车销量是多少") == ["230万辆"]

@@ -163,8 +163,11 @@ _CUT_OFF = re.compile(r"截至|截止")
 _AS_OF = re.compile(rf"(?:截至|截止)(?:到|至)?\s*(?:(?:{_CALENDAR_DATE})|\d{{1,2}}\s*月)[^，,。；;]*")
 """截至11月23日14:11, 股价…: the date a figure is counted to, not when the asked event happens
 (unless the question asks for the cut-off itself)."""
-_MONTH = re.compile(r"(?<![\d个.])\d{1,2}\s*月(?:份|初|中|底|末|[上中下]旬|中下旬|中上旬)?")
-"""10月, 3月份: a month of the calendar, never a count (3个月 is a length of time)."""
+_MONTH = re.compile(
+    r"(?<![\d个.])\d{1,2}\s*月(?:份|初|中|底|末|[上中下]旬|中下旬|中上旬)?|"
+    r"(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)"
+)
+"""10月, 3月份, 2022-01-11 18:43:00: a point in the calendar or the day, never a count (3个月 is a length)."""
 
 
 def _outside(spans: list[tuple[int, int]], start: int) -> bool:

@@ -52,13 +52,52 @@ def _tagger() -> Any:
     return jieba.posseg.POSTokenizer(tokenizer)
 
 
+_PERSON_ACTS = frozenset(
+    [
+        "主演",
+        "饰演",
+        "出演",
+        "执导",
+        "领衔",
+        "获得",
+        "夺得",
+        "摘得",
+        "包揽",
+        "夺冠",
+        "当选",
+        "出任",
+        "担任",
+        "就任",
+        "率领",
+        "带领",
+    ]
+)
+"""Verbs whose subject is a person: the tagger calls 吴京 a place, but 吴京主演 names an actor."""
+_LOCATIVE_PREPOSITIONS = frozenset(["在", "于", "到", "从", "赴", "往", "至"])
+"""在北京执导: a name after a locative preposition is where the act happens, not who acts."""
+_NAME_CHAR = r"[^\W\d_A-Za-z的与和在以是将被于等及了为由从]"
+_FOREIGN_NAME = re.compile(rf"{_NAME_CHAR}{{1,4}}(?:[·•・]{_NAME_CHAR}{{1,5}}){{1,2}}")
+"""安娜·谢尔巴科娃: a transliterated name, given and family names joined by a middle dot."""
+
+
 def proper_names(text: str) -> list[tuple[NameKind, str]]:
-    """Every proper name in `text` with its kind, in order of appearance (duplicates kept)."""
+    """Every proper name in `text` with its kind, in order of appearance (duplicates kept).
+
+    A name the tagger files as a place or other proper noun is a person when a person's act
+    follows it (吴京主演); a transliterated name with a middle dot is a person.
+    """
     found: list[tuple[NameKind, str]] = []
-    for pair in _tagger().lcut(text, HMM=True):
-        kind, word = _TAGS.get(str(pair.flag)), str(pair.word)
-        if kind is not None and len(word) >= 2 and not _DEICTIC.fullmatch(word):
-            found.append((kind, word))
+    tokens = [(str(pair.word), str(pair.flag)) for pair in _tagger().lcut(text, HMM=True)]
+    for index, (word, flag) in enumerate(tokens):
+        kind = _TAGS.get(flag)
+        if kind is None or len(word) < 2 or _DEICTIC.fullmatch(word):
+            continue
+        acts = index + 1 < len(tokens) and tokens[index + 1][0] in _PERSON_ACTS
+        located = index > 0 and tokens[index - 1][0] in _LOCATIVE_PREPOSITIONS
+        if kind is not NameKind.PERSON and acts and not located:
+            kind = NameKind.PERSON
+        found.append((kind, word))
+    found += [(NameKind.PERSON, match.group(0)) for match in _FOREIGN_NAME.finditer(text)]
     found += [(NameKind.OTHER, match.group(0)) for match in _QUOTED.finditer(text)]
     found += [(NameKind.OTHER, match.group(0)) for match in _LATIN.finditer(text)]
     return found
