@@ -52,26 +52,7 @@ def _tagger() -> Any:
     return jieba.posseg.POSTokenizer(tokenizer)
 
 
-_PERSON_ACTS = frozenset(
-    [
-        "主演",
-        "饰演",
-        "出演",
-        "执导",
-        "领衔",
-        "获得",
-        "夺得",
-        "摘得",
-        "包揽",
-        "夺冠",
-        "当选",
-        "出任",
-        "担任",
-        "就任",
-        "率领",
-        "带领",
-    ]
-)
+_PERSON_ACT = re.compile(r"主演|饰演|出演|执导|领衔|获得|夺得|摘得|包揽|夺冠|当选|出任|担任|就任|率领|带领")
 """Verbs whose subject is a person: the tagger calls 吴京 a place, but 吴京主演 names an actor."""
 _LOCATIVE_PREPOSITIONS = frozenset(["在", "于", "到", "从", "赴", "往", "至"])
 """在北京执导: a name after a locative preposition is where the act happens, not who acts."""
@@ -92,7 +73,7 @@ def proper_names(text: str) -> list[tuple[NameKind, str]]:
         kind = _TAGS.get(flag)
         if kind is None or len(word) < 2 or _DEICTIC.fullmatch(word):
             continue
-        acts = index + 1 < len(tokens) and tokens[index + 1][0] in _PERSON_ACTS
+        acts = index + 1 < len(tokens) and _PERSON_ACT.fullmatch(tokens[index + 1][0]) is not None
         located = index > 0 and tokens[index - 1][0] in _LOCATIVE_PREPOSITIONS
         if kind is not NameKind.PERSON and acts and not located:
             kind = NameKind.PERSON
