@@ -341,3 +341,18 @@ def test_a_name_followed_by_a_persons_act_or_joined_by_a_middle_dot_is_a_person(
 def test_clock_times_and_iso_dates_are_not_counts() -> None:
     sentence = "2022-01-11 18:43:00 长安汽车销量出炉：230万辆"
     assert answer_spans(AnswerKind.NUMBER, sentence, "长安汽车销量是多少") == ["230万辆"]
+
+
+def test_codes_ordinals_and_bare_years_are_not_counts() -> None:
+    assert answer_spans(AnswerKind.NUMBER, "地铁一期工程施工03合同段附近的公交车站", "有多少个车站") == []
+    assert answer_spans(AnswerKind.NUMBER, "咨询电话17055554，自2006起实行", "指标有多少个") == []
+    assert answer_spans(AnswerKind.NUMBER, "主席在第73届大会上作出承诺。", "总奖金多少") == []
+    assert answer_spans(AnswerKind.NUMBER, "全线共设10座车站。", "有多少个车站") == ["10座"]
+
+
+def test_a_place_word_is_a_place_not_a_generic_word_or_the_words_before_it() -> None:
+    assert answer_spans(AnswerKind.PLACE, "年份 大会 地点（城市，国家）", "大会在哪举办") == []
+    assert answer_spans(AnswerKind.PLACE, "业者认为网际网路存在问题。", "大会在哪里举办") == []
+    sentence = "葬礼将于3日举行，地点在莫斯科工会大厦圆柱大厅。"
+    assert "莫斯科工会大厦" in answer_spans(AnswerKind.PLACE, sentence, "葬礼将在哪里举行？")
+    assert answer_spans(AnswerKind.PLACE, "请到中山路88号物业服务中心办理。", "在哪里办理")

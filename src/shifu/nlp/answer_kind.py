@@ -101,7 +101,8 @@ _ROLE = re.compile(
     r"办公室|人员|客服|前台|保安|财务|人事|行政|(?<!团)队|俱乐部)"
 )
 _PLACE_WORDS = re.compile(
-    r"[\u4e00-\u9fff]{1,8}(?:省|市|区|县|镇|乡|村|街道|路|街|号楼|楼|层|室|大厦|广场|中心|大厅|窗口|"
+    r"[\u4e00-\u9fff]{2,8}(?:省|市|区|县|镇|乡|村|街道|(?<![网线思出铁公马道套])路|街|号楼|楼|层|室)|"
+    r"[\u4e00-\u9fff]{1,8}(?:大厦|广场|中心|大厅|窗口|"
     r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
 )
 _RESULT = re.compile(
@@ -159,6 +160,8 @@ _NOT_A_QUANTITY = re.compile(
 )
 """拨打电话12580, 渝医保发〔2023〕2号, the 1、 of a numbered list, Jun 17, 2023, 7 days ago: digits that
 neither count nor date what a question asks about."""
+_IS_A_CODE = re.compile(r"0\d+|\d{7,}|(?:19|20)\d{2}")
+"""03 (合同段), 17055554, a bare 2006: a code, a phone number or a year, not a count (no unit follows)."""
 _CUT_OFF = re.compile(r"截至|截止")
 _AS_OF = re.compile(rf"(?:截至|截止)(?:到|至)?\s*(?:(?:{_CALENDAR_DATE})|\d{{1,2}}\s*月)[^，,。；;]*")
 """截至11月23日14:11, 股价…: the date a figure is counted to, not when the asked event happens
@@ -184,7 +187,13 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         dated = labels + [
             match.span() for pattern in (_YEAR_OR_DATE, _MONTH) for match in pattern.finditer(sentence)
         ]
-        return [match.group(0) for match in _NUMBER.finditer(sentence) if _outside(dated, match.start())]
+        return [
+            match.group(0)
+            for match in _NUMBER.finditer(sentence)
+            if _outside(dated, match.start())
+            and not _IS_A_CODE.fullmatch(match.group(0).strip())
+            and not sentence[: match.start()].endswith("第")
+        ]
     if kind is AnswerKind.RESULT:
         return [match.group(0) for match in _RESULT.finditer(sentence)]
     names = proper_names(sentence)
@@ -192,16 +201,16 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         people = [text for name, text in names if name is NameKind.PERSON]
         return people + [match.group(0) for match in _ROLE.finditer(sentence)]
     if kind is AnswerKind.PLACE:
-        places = [
-            text
-            for name, text in names
-            if name in (NameKind.PLACE, NameKind.ORGANISATION)
-            and (not _ASKS_WHERE_IT_HAPPENS.search(question) or _in_a_locative_frame(text, sentence))
-        ]
-        return places + [match.group(0) for match in _PLACE_WORDS.finditer(sentence)]
+        places = [text for name, text in names if name in (NameKind.PLACE, NameKind.ORGANISATION)]
+        places += [_LEADING_CLAUSE.sub("", match.group(0)) for match in _PLACE_WORDS.finditer(sentence)]
+        if _ASKS_WHERE_IT_HAPPENS.search(question):
+            return [place for place in places if _in_a_locative_frame(place, sentence)]
+        return places
     return [text for _, text in names]
 
 
+_LEADING_CLAUSE = re.compile(r"^.*(?:在|位于|于|到|赴)(?=[\u4e00-\u9fff]{2})")
+"""地点在莫斯科工会大厦 → 莫斯科工会大厦: a place word's match may start with the words that lead to it."""
 _ASKS_WHERE_IT_HAPPENS = re.compile(
     r"(?:在哪|哪里|何地|何处|哪个城市|哪座城市).{0,3}(?:举行|举办|召开|开幕|开展|进行)|举办地|举行地"
 )
