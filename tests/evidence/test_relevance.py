@@ -33,6 +33,7 @@ from shifu.nlp.terms import question_terms
         ("物业服务人对业主负有哪些安全保障方面的义务", {"负有"}),
         ("年会的举办地点在哪里", {"地点"}),
         ("新系统的名称是什么", {"名称"}),
+        ("韩国队在世界杯的成绩", {"成绩"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -91,6 +92,9 @@ def test_an_instance_named_before_这种_is_not_the_subject() -> None:
         ("审批", "物品到场后由项目仓管员验收并登记入库。", 0.0),
         ("工作服", "员工应当按照规定穿着工作鞋。", 0.0),
         ("食堂", "国家实行劳动者每日工作时间不超过八小时的工时制度。", 0.0),
+        ("春晚", "2023年春节联欢晚会正式发布吉祥物形象。", 1.0),
+        ("国考", "中央机关2023年度考试录用公务员报名即将开始。", 1.0),
+        ("春晚", "北京卫视跨年晚会发布吉祥物。", 0.0),
     ],
 )
 def test_term_coverage(term: str, haystack: str, coverage: float) -> None:
