@@ -34,6 +34,7 @@ from shifu.nlp.terms import question_terms
         ("年会的举办地点在哪里", {"地点"}),
         ("新系统的名称是什么", {"名称"}),
         ("韩国队在世界杯的成绩", {"成绩"}),
+        ("梁冠华在《相逢时节》中演的谁", {"中演"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -208,3 +209,9 @@ def test_a_role_is_covered_by_the_act_that_fills_it_with_the_rest_of_the_term() 
     assert term_coverage("金牌得主", "特鲁索娃获得银牌。") < 1.0
     assert term_coverage("导演", "该片由张艺谋执导。") == 1.0
     assert term_coverage("导演", "该片由张艺谋监制。") == 0.0
+
+
+def test_the_in_after_a_title_is_no_part_of_a_term_but_a_word_after_a_title_is() -> None:
+    terms = [term.text for term in question_terms("梁冠华在《相逢时节》中演的谁").terms]
+    assert terms == ["梁冠华", "相逢", "时节"]
+    assert "中国" in {term.text for term in question_terms("《忠犬八公》中国版的导演是谁").terms}
