@@ -356,3 +356,9 @@ def test_a_place_word_is_a_place_not_a_generic_word_or_the_words_before_it() -> 
     sentence = "葬礼将于3日举行，地点在莫斯科工会大厦圆柱大厅。"
     assert "莫斯科工会大厦" in answer_spans(AnswerKind.PLACE, sentence, "葬礼将在哪里举行？")
     assert answer_spans(AnswerKind.PLACE, "请到中山路88号物业服务中心办理。", "在哪里办理")
+
+
+def test_a_time_of_day_answers_when_in_the_day_not_which_day() -> None:
+    sentence = "今日下午，网之易发布关于暴雪游戏产品运营到期的公告。"
+    assert answer_spans(AnswerKind.DATE, sentence, "暴雪游戏终止运营时间") == []
+    assert answer_spans(AnswerKind.DATE, "电梯维保安排在下午。", "电梯维保几点开始") == ["下午"]
