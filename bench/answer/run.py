@@ -69,6 +69,7 @@ from shifu.evidence.status import response_status
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.governance import IngestDefaults
 from shifu.nlp.entities import extract_entities
+from shifu.nlp.names import forget_tagged
 from shifu.planning.deterministic import DeterministicPlanner
 from shifu.runtime.wiring import Services, build_services
 
@@ -179,6 +180,7 @@ class Bench:
         ctx = ctx.model_copy(
             update={"space_ids": (SPACE,), "project_ids": (item.key,), "selected_project_id": None}
         )
+        forget_tagged()
         started = time.perf_counter()
         response = self.services.runtime.handle(ctx, AgentRequest(text=item.question.query))
         latency = (time.perf_counter() - started) * 1000
@@ -214,6 +216,7 @@ class Bench:
     def gate(self, item: PassageSet, now: datetime) -> tuple[Verdict, bool, tuple[str, ...], str]:
         """Search → evaluator → extractive composer, for the planner's knowledge plan."""
         on_date = now.astimezone(self.services.settings.tz).date()
+        forget_tagged()
         started = time.perf_counter()
         plan, forced = self.plan(item.question.query, now)
         call = next(c for c in plan.tool_calls if c.tool is ToolCode.KNOWLEDGE_SEARCH)
@@ -350,7 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         "passages_embedded": embedded,
         "passages_ingested": ingested,
         "timings_s": {k: round(v, 1) for k, v in timings.items()},
-        "latency_note": "query vectors memoized per question text; end-to-end latency is bench/e2e",
+        "latency_note": (
+            "query vectors memoized per question text; sentence-tagging memo emptied before each timed "
+            "case; end-to-end latency is bench/e2e"
+        ),
         "latency": {
             "agent": percentiles([c.agent.latency_ms for c in cases]),
             "gate": percentiles([c.gate.latency_ms for c in cases]),

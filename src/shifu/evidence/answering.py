@@ -78,12 +78,12 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
             continue
         if names_other_identifier(sentence, ask.identifiers) or names_other_year(sentence, ask.years):
             continue
-        if names_other_qualified(sentence, ask.qualified):
-            continue
         fit = relevance(terms, context)
         if not fit.required_covered or fit.score < CONTEXT_SCORE:
             continue
         if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
+            continue
+        if names_other_qualified(sentence, ask.qualified):
             continue
         # Last, being the costliest: does the sentence state a span of the asked kind?
         if states_an_answer(ask.kind, sentence, ask.question):

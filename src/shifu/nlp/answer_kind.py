@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 
 from shifu.nlp.names import NameKind, proper_names
 from shifu.nlp.terms import words
@@ -240,6 +241,7 @@ _UNIT_WORD = re.compile(r"^([人名位家辆架艘座所项件次天日周年岁
 """The unit word after 多少 (人, 天, 日内, 人次): 多少年休假 asks about 年休假, not a number of years."""
 
 
+@lru_cache(maxsize=1024)
 def _counted(question: str) -> str | None:
     """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid)."""
     match = _COUNTED.search(question)
