@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shifu.nlp.answer_kind import (
-    AnswerKind,
-    answer_kind,
-    answer_spans,
-    lists_what_is_counted,
+from shifu.nlp.answer_kind import AnswerKind, answer_kind, answer_spans
+from shifu.nlp.counting import lists_what_is_counted
+from shifu.nlp.instances import (
     names_identifiers,
     names_other_identifier,
     names_other_year,

@@ -14,15 +14,13 @@ import re
 from dataclasses import dataclass
 
 from shifu.evidence.relevance import relevance
-from shifu.nlp.answer_kind import (
-    AnswerKind,
-    answer_kind,
+from shifu.nlp.answer_kind import AnswerKind, answer_kind, states_an_answer
+from shifu.nlp.instances import (
     names_identifiers,
     names_other_identifier,
     names_other_year,
     question_identifiers,
     question_years,
-    states_an_answer,
 )
 from shifu.nlp.names import names_other_qualified, qualified_names
 from shifu.nlp.terms import QuestionTerms

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from functools import lru_cache
 
+from shifu.nlp.counting import counted_unit, counts, lists_what_is_counted
+from shifu.nlp.instances import question_years, year_mentions
 from shifu.nlp.names import NameKind, proper_names
-from shifu.nlp.terms import words
+from shifu.nlp.units import CN_NUMERALS, MEASURE_UNITS
 
 
 class AnswerKind(StrEnum):
@@ -81,21 +82,16 @@ _CALENDAR_DATE = (
 )
 """A year (with its month and day) or a month and day: never a count, always a date."""
 _YEAR_OR_DATE = re.compile(_CALENDAR_DATE)
-_CN_NUM = "零〇一二两三四五六七八九十百千万亿"
-_MEASURE = (
-    r"人次|人|名|个月|个|次|万|亿|倍|天|年|周岁|岁|辆|吨|架|艘|座|家|所|项|条|份|元|块|米|公里|千米|"
-    r"平方米|公顷|亩|小时|分钟|百分点|届|场|部|枚|票|户|套|台|件|位|斤|克|度|级"
-)
 _NUMBER = re.compile(
-    rf"(?<![\d.A-Za-z])\d+(?:[.,]\d+)*\s*(?:%|％|‰|(?:万亿|亿|万|千|百)?\s*(?:{_MEASURE})?)|百分之[{_CN_NUM}点]+|"
-    rf"(?<![这那哪每])[零〇一二两三四五六七八九十][{_CN_NUM}]*\s*(?:{_MEASURE})"
+    rf"(?<![\d.A-Za-z])\d+(?:[.,]\d+)*\s*(?:%|％|‰|(?:万亿|亿|万|千|百)?\s*(?:{MEASURE_UNITS})?)|百分之[{CN_NUMERALS}点]+|"
+    rf"(?<![这那哪每])[零〇一二两三四五六七八九十][{CN_NUMERALS}]*\s*(?:{MEASURE_UNITS})"
 )
 _DATE = re.compile(
     rf"{_CALENDAR_DATE}|"
     rf"(?<!\d)\d{{1,2}}\s*月(?:份|初|中旬|上旬|下旬|底)?|[一二三四五六七八九十]{{1,3}}月[一二三四五六七八九十]{{0,3}}[日号]?|"
     rf"(?<!\d)\d{{1,2}}\s*[日号]|(?<!\d)\d{{1,2}}\s*[:：]\s*\d{{2}}|[上下]午|凌晨|傍晚|周[一二三四五六日]|星期[一二三四五六日天]|"
     rf"春节|元旦|除夕|国庆|中秋|端午|清明|"
-    rf"(?:\d+|[{_CN_NUM}]+)\s*(?:个)?\s*(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)"
+    rf"(?:\d+|[{CN_NUMERALS}]+)\s*(?:个)?\s*(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)"
 )
 _ROLE = re.compile(
     r"[\u4e00-\u9fff]{0,6}(?:经理|主管|主任|负责人|专员|管家|班长|队长|组长|领导|总监|部门|中心|"
@@ -107,15 +103,11 @@ _PLACE_WORDS = re.compile(
     r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
 )
 _RESULT = re.compile(
-    rf"冠军|亚军|季军|殿军|第[\d{_CN_NUM}]+名|[\d{_CN_NUM}]+强|小组第[\d{_CN_NUM}]+|出局|淘汰|晋级|夺冠|止步|"
+    rf"冠军|亚军|季军|殿军|第[\d{CN_NUMERALS}]+名|[\d{CN_NUMERALS}]+强|小组第[\d{CN_NUMERALS}]+|出局|淘汰|晋级|夺冠|止步|"
     r"(?<![\d.])\d{1,2}\s*[:：比-]\s*\d{1,2}(?![\d.])"
 )
 """亚军, 第三名, 八强, 小组出局, 2比1: how a team or player finished."""
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
-_IDENTIFIER = re.compile(
-    rf"第[\d{_CN_NUM}]+[届任次期号艘代批轮季]|[{_CN_NUM}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号|"
-    r"(?<![\d.])\d+(?:米|公里)"
-)
 
 
 _COUNTS_PEOPLE = re.compile(r"几\s*[个位名块枚人]|多少")
@@ -234,88 +226,6 @@ def _in_a_locative_frame(place: str, sentence: str) -> bool:
     return False
 
 
-_COUNTED = re.compile(r"几\s*(?:个\s*)?([\u4e00-\u9fff]{1,2})")
-"""几个阶段 → 阶段, 几天 → 天: what a count question counts."""
-_HOW_MANY = "多少"
-_UNIT_WORD = re.compile(r"^([人名位家辆架艘座所项件次天日周年岁倍条份元钱块米吨台套户])[\u4e00-\u9fff]?$")
-"""The unit word after 多少 (人, 天, 日内, 人次): 多少年休假 asks about 年休假, not a number of years."""
-
-
-@lru_cache(maxsize=1024)
-def _counted(question: str) -> str | None:
-    """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid)."""
-    match = _COUNTED.search(question)
-    if match:
-        return match.group(1)
-    pieces = words(question)
-    for index, piece in enumerate(pieces):
-        if piece.startswith(_HOW_MANY):
-            unit = piece[len(_HOW_MANY) :] or (pieces[index + 1] if index + 1 < len(pieces) else "")
-            found = _UNIT_WORD.match(unit)
-            if found:
-                return found.group(1)
-    return None
-
-
-_SAME_UNIT = {
-    "天": "天日",
-    "日": "天日",
-    "周": "周星期",
-    "次": "次遍回",
-    "人": "人名位",
-    "名": "名人位",
-    "钱": "元块钱",
-    "元": "元块钱",
-}
-"""Units that count the same thing: 5个工作日 answers 几天."""
-
-
-_CURRENCY = r"\s*(?:美|欧|日|港|澳|英|人民币|新台币)?\s*(?:元|块|镑|兹罗提|卢布|卢比|法郎|比索|韩元)"
-"""687亿美元, 6.2万亿兹罗提: money in any currency answers 多少钱."""
-_BARE_MAGNITUDE = re.compile(r"[\d.,]+\s*(?:万亿|亿|万)")
-_MEASURE_NEXT = re.compile(rf"\s*(?:{_MEASURE}|点|[A-Za-z])")
-
-
-def _counts(span: str, sentence: str, counted: str) -> bool:
-    """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not.
-
-    Money may be in any currency (多少钱 ← 687亿美元), and a head count may go without its
-    unit when it is in 万 or 亿 (网民规模为10.51亿 answers 多少人; 3点 does not).
-    """
-    units = _SAME_UNIT.get(counted[0], counted[0])
-    if any(unit in span for unit in units):
-        return True
-    after = sentence[sentence.find(span) + len(span) :] if span in sentence else ""
-    if counted[0] in "钱元" and re.match(_CURRENCY, after):
-        return True
-    if counted[0] in "人名" and _BARE_MAGNITUDE.fullmatch(span.strip()) and not _MEASURE_NEXT.match(after):
-        return True
-    follows = re.escape(span) + r"\s*个?\s*(?:工作|自然)?[" + re.escape(units) + "]"
-    return re.search(follows, sentence) is not None
-
-
-_LISTING = re.compile(r"(?:以下|如下|下列)[^：:。]{0,8}[：:]\s*$")
-_LISTED_ALIKE = {
-    "环节": ("环节", "阶段", "步骤"),
-    "阶段": ("阶段", "环节", "步骤"),
-    "步骤": ("步骤", "环节"),
-    "步": ("步骤", "步"),
-}
-"""Counted nouns a list's lead-in may name instead: 面试有几个环节 is answered by 分为以下阶段："""
-
-
-def lists_what_is_counted(sentence: str, question: str) -> bool:
-    """A lead-in to a list of the counted things answers a count question by listing them.
-
-    "面试流程分为以下阶段：" then six numbered stages answers 面试有几个阶段: the list is
-    quoted, no count is made up.
-    """
-    counted = _counted(question)
-    if counted is None or _LISTING.search(sentence) is None:
-        return False
-    return any(word in sentence for word in _LISTED_ALIKE.get(counted, (counted[0],)))
-
-
 _ONLY_A_YEAR = re.compile(r"(?:19|20)\d{2}\s*年")
 _PERCENT = re.compile(r"[%％‰]|百分之")
 _ASKS_A_RATE = re.compile(
@@ -380,10 +290,10 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     ]
     if kind is AnswerKind.NUMBER:
         spans = [span for span in spans if not _counted_for_another_time(span, sentence, question)]
-    counted = _counted(question) if kind is AnswerKind.NUMBER else None
+    counted = counted_unit(question) if kind is AnswerKind.NUMBER else None
     if counted is None:
         return spans
-    return [span for span in spans if _counts(span, sentence, counted)]
+    return [span for span in spans if counts(span, sentence, counted)]
 
 
 _PART_OF_YEAR = re.compile(
@@ -405,7 +315,7 @@ def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
         return False
     asks_a_part = _PART_OF_YEAR.search(question) is not None
     marks = sorted(
-        [(m.start(), int(m.group(1)) in years) for p in (_YEAR, _BARE_YEAR) for m in p.finditer(sentence)]
+        [(position, year in years) for position, year in year_mentions(sentence)]
         + [(m.start(), asks_a_part) for m in _PART_OF_YEAR.finditer(sentence)]
     )
     starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
@@ -414,86 +324,6 @@ def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
         if not before or before[-1]:
             return False
     return bool(starts)
-
-
-def question_identifiers(question: str) -> tuple[str, ...]:
-    """Ordinals and model numbers that pin the question down (第28届, 十六号, M1, 3号)."""
-    return tuple(dict.fromkeys(match.group(0) for match in _IDENTIFIER.finditer(question)))
-
-
-_YEAR = re.compile(
-    r"(?<!\d)((?:19|20)\d{2})(?=\s*(?:年|赛季|届|财年|[“《「]))"
-    r"(\s*年?\s*(?:\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?\s*(?:起|以来|开始|施行|实施|生效))?"
-)
-
-
-_BARE_YEAR = re.compile(rf"(?<![\d.])((?:19|20)\d{{2}})(?=[\u4e00-\u9fff])(?!{_MEASURE}|版|多|余|左右|以)")
-"""A year a question puts straight before its subject: 2022春运, 2022清明档 (not 2000元, 2000多人,
-nor a document version: 2025版)."""
-
-
-def question_years(question: str) -> frozenset[int]:
-    """The years a question names (2021年, 2022赛季, 2022春运)."""
-    return frozenset(
-        int(match.group(1)) for pattern in (_YEAR, _BARE_YEAR) for match in pattern.finditer(question)
-    )
-
-
-_DECADE = re.compile(r"上世纪|[二十九一]{0,2}世纪[0-9一二三四五六七八九十]*年代|(?<!\d)[1-9]0年代")
-"""上世纪60年代, 80年代: a time long before the year asked about."""
-
-
-def names_other_year(text: str, years: frozenset[int]) -> bool:
-    """True when `text` is dated to other years only: 2020年的销量 does not answer 2021年.
-
-    A year the text starts from (自2020年起, 2020年以来, 自2024年1月1日起施行) still covers the
-    later years asked about.
-    """
-    if not years:
-        return False
-    stated: set[int] = set()
-    for match in _YEAR.finditer(text):
-        year = int(match.group(1))
-        if match.group(2) and year <= max(years):
-            return False
-        stated.add(year)
-    if _DECADE.search(text) and not stated & years:
-        return True
-    return bool(stated) and not stated & years
-
-
-def _identifier_pattern(identifier: str) -> re.Pattern[str]:
-    """The identifier as a whole: 500米 is not the end of 1500米, 3号 not the start of 30号."""
-    before = r"(?<!\d)(?<!\d\.)" if identifier[0].isdigit() else ""
-    after = r"(?!\.?\d)" if identifier[-1].isdigit() else ""
-    return re.compile(before + re.escape(identifier) + after, re.IGNORECASE)
-
-
-def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
-    """True when `text` states every identifier (case-insensitive): 第27届 does not answer 第28届."""
-    return all(_identifier_pattern(identifier).search(text) for identifier in identifiers)
-
-
-_NUMERAL_RUN = re.compile(rf"[\d{_CN_NUM}]+")
-
-
-def _identifier_shape(identifier: str) -> str:
-    """第28届 and 第27届, 十六号 and 十七号 share a shape: the kind of identifier, numbers aside."""
-    return _NUMERAL_RUN.sub("#", identifier.lower())
-
-
-def names_other_identifier(text: str, identifiers: tuple[str, ...]) -> bool:
-    """True when `text` is about another one of the same kind: 神舟十七号 where 神舟十六号 was asked.
-
-    The sentence before may name the asked identifier; a sentence that names a sibling instead
-    (and not the asked one) is about the sibling.
-    """
-    shapes = {_identifier_shape(identifier): identifier for identifier in identifiers}
-    for match in _IDENTIFIER.finditer(text):
-        asked = shapes.get(_identifier_shape(match.group(0)))
-        if asked is not None and not _identifier_pattern(asked).search(text):
-            return True
-    return False
 
 
 def states_an_answer(kind: AnswerKind, sentence: str, question: str) -> bool:
