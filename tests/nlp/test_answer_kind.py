@@ -360,3 +360,12 @@ def test_a_time_of_day_answers_when_in_the_day_not_which_day() -> None:
     sentence = "今日下午，网之易发布关于暴雪游戏产品运营到期的公告。"
     assert answer_spans(AnswerKind.DATE, sentence, "暴雪游戏终止运营时间") == []
     assert answer_spans(AnswerKind.DATE, "电梯维保安排在下午。", "电梯维保几点开始") == ["下午"]
+
+
+def test_a_target_or_a_bound_is_not_the_figure_asked_for() -> None:
+    sentence = "按照规划，特斯拉2022年的交付量需要超过140万辆。"
+    assert answer_spans(AnswerKind.NUMBER, sentence, "2022年特斯拉交付量") == []
+    assert answer_spans(AnswerKind.NUMBER, sentence, "特斯拉计划2022年交付多少辆") == ["140万辆"]
+    assert answer_spans(AnswerKind.NUMBER, "5000元以上的采购须经总经理审批。", "采购金额是多少") == []
+    assert answer_spans(AnswerKind.NUMBER, "5000元以上的采购须经总经理审批。", "多少钱以上要总经理审批")
+    assert answer_spans(AnswerKind.NUMBER, "2022年特斯拉交付131万辆。", "2022年特斯拉交付量") == ["131万辆"]

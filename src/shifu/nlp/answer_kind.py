@@ -290,10 +290,29 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     ]
     if kind is AnswerKind.NUMBER:
         spans = [span for span in spans if not _counted_for_another_time(span, sentence, question)]
+        if not _ASKS_A_TARGET_OR_BOUND.search(question):
+            spans = [span for span in spans if not _only_a_target_or_bound(span, sentence)]
     counted = counted_unit(question) if kind is AnswerKind.NUMBER else None
     if counted is None:
         return spans
     return [span for span in spans if counts(span, sentence, counted)]
+
+
+_TARGET_BEFORE = re.compile(r"(?:预计|计划|目标|有望|力争|预期|需要超过|需超过|将超过|或将|将达到?)\s*$")
+_BOUND_AFTER = re.compile(r"^\s*(?:以上|以下|以内|及以上|及以下)的")
+_ASKS_A_TARGET_OR_BOUND = re.compile(r"预计|计划|目标|预期|有望|以上|以下|以内|超过|不超过|上限|下限|门槛|起")
+
+
+def _only_a_target_or_bound(span: str, sentence: str) -> bool:
+    """True when every mention of `span` is a target (需要超过140万辆, 预计将达) or a bound that
+    qualifies something else (1000万人次以上的机场): neither is the figure asked for, unless the
+    question asks for a plan or a threshold."""
+    starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
+    return bool(starts) and all(
+        _TARGET_BEFORE.search(sentence[max(0, start - 6) : start])
+        or _BOUND_AFTER.match(sentence[start + len(span) :])
+        for start in starts
+    )
 
 
 _PART_OF_YEAR = re.compile(
