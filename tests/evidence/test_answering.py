@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shifu.evidence.answering import AnswerAsk, answering_sentences
+from shifu.nlp.names import _tagged, forget_tagged
 from shifu.nlp.terms import question_terms
 
 
@@ -72,3 +73,10 @@ def test_a_sentence_about_the_same_thing_elsewhere_does_not_answer() -> None:
     assert _answering(question, body)
     assert _answering("华府项目的装修押金是多少", "华府项目装修须知如下。翠苑项目装修押金为3000元。") == []
     assert _answering("华府项目的装修押金是多少", "华府项目装修须知如下。华府项目装修押金为2000元。")
+
+
+def test_reading_a_question_memoizes_nothing_of_it() -> None:
+    forget_tagged()
+    ask = AnswerAsk.of("华府项目的装修押金是多少")
+    assert ask is not None and ask.qualified == (("华府", "项目"),)
+    assert _tagged.cache_info().currsize == 0

@@ -54,7 +54,7 @@ class AnswerAsk:
             question,
             question_identifiers(question),
             question_years(question),
-            tuple(qualified_names(question)),
+            tuple(qualified_names(question, remember=False)),
         )
 
 

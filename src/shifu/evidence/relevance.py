@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
@@ -31,9 +31,12 @@ _PARTIAL_HEAD = 0.5
 """Coverage of a long term when only its head (last two characters) is found."""
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _gapped(term: str) -> re.Pattern[str]:
-    """The term's pieces in order with short gaps between them (年假 ~ 年休假, 月工资 ~ 月平均工资)."""
+    """The term's pieces in order with short gaps between them (年假 ~ 年休假, 月工资 ~ 月平均工资).
+
+    Memoized with a bound: terms come from users' questions, so the memo must not grow forever.
+    """
     if len(term) == 2:
         return re.compile(".{0,2}".join(re.escape(char) for char in term))
     pieces = max_match(term, vocabulary(), exclude=term)

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from shifu.nlp.terms import words
 from shifu.nlp.units import MEASURE_UNITS
@@ -20,12 +19,13 @@ _UNIT_WORD = re.compile(r"^([人名位家辆架艘座所项件次天日周年岁
 """The unit word after 多少 (人, 天, 日内, 人次): 多少年休假 asks about 年休假, not a number of years."""
 
 
-@lru_cache(maxsize=1024)
 def counted_unit(question: str) -> str | None:
     """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid)."""
     match = _COUNTED.search(question)
     if match:
         return match.group(1)
+    if _HOW_MANY not in question:
+        return None
     pieces = words(question)
     for index, piece in enumerate(pieces):
         if piece.startswith(_HOW_MANY):

@@ -52,10 +52,19 @@ def _tagger() -> Any:
     return jieba.posseg.POSTokenizer(tokenizer)
 
 
+def _tags(text: str) -> tuple[tuple[str, str], ...]:
+    """(word, part-of-speech) pairs of `text`."""
+    return tuple((str(pair.word), str(pair.flag)) for pair in _tagger().lcut(text, HMM=True))
+
+
 @lru_cache(maxsize=4096)
 def _tagged(text: str) -> tuple[tuple[str, str], ...]:
-    """(word, part-of-speech) pairs of `text`; memoized, since the gate reads a sentence more than once."""
-    return tuple((str(pair.word), str(pair.flag)) for pair in _tagger().lcut(text, HMM=True))
+    """`_tags`, memoized for document sentences, which the gate reads more than once per request.
+
+    A user's own words are never memoized (`qualified_names(..., remember=False)`): nothing of a
+    question outlives its request.
+    """
+    return _tags(text)
 
 
 def forget_tagged() -> None:
@@ -107,14 +116,15 @@ _QUALIFIER_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt"})
 _YEAR_BETWEEN = re.compile(r"\s*(?:(?:19|20)\d{2}\s*年?)?\s*")
 
 
-def qualified_names(text: str) -> list[tuple[str, str]]:
+def qualified_names(text: str, *, remember: bool = True) -> list[tuple[str, str]]:
     """(name, head) pairs where a proper name qualifies the noun right after it, in order.
 
     北京冬奥会 → (北京, 冬奥会), 华府项目 → (华府, 项目); a year may sit between them
-    (北京2022冬奥会). The evidence gate uses them to tell 平昌冬奥会 from 北京冬奥会.
+    (北京2022冬奥会). The evidence gate uses them to tell 平昌冬奥会 from 北京冬奥会. Pass
+    `remember=False` for a user's text, which is not memoized.
     """
     pairs: list[tuple[str, str]] = []
-    tokens = _tagged(text)
+    tokens = _tagged(text) if remember else _tags(text)
     for index, (word, flag) in enumerate(tokens):
         if flag not in _QUALIFIER_TAGS or len(word) < 2 or _DEICTIC.fullmatch(word):
             continue
