@@ -159,7 +159,7 @@ _CUT_OFF = re.compile(r"截至|截止")
 _AS_OF = re.compile(rf"(?:截至|截止)(?:到|至)?\s*(?:(?:{_CALENDAR_DATE})|\d{{1,2}}\s*月)[^，,。；;]*")
 """截至11月23日14:11, 股价…: the date a figure is counted to, not when the asked event happens
 (unless the question asks for the cut-off itself)."""
-_MONTH = re.compile(
+_CALENDAR_POINT = re.compile(
     r"(?<![\d个.])\d{1,2}\s*月(?:份|初|中|底|末|[上中下]旬|中下旬|中上旬)?|"
     r"(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?|(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)"
 )
@@ -178,7 +178,9 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
                 labels += [match.span() for match in _AS_OF.finditer(sentence)]
             return [match.group(0) for match in _DATE.finditer(sentence) if _outside(labels, match.start())]
         dated = labels + [
-            match.span() for pattern in (_YEAR_OR_DATE, _MONTH) for match in pattern.finditer(sentence)
+            match.span()
+            for pattern in (_YEAR_OR_DATE, _CALENDAR_POINT)
+            for match in pattern.finditer(sentence)
         ]
         return [
             match.group(0)
