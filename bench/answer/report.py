@@ -227,7 +227,8 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "wording of the questions with no asked kind was read in both halves (not their passages) when "
         "the kinds 成绩/排名 (RESULT), 最佳…/亚军/四强 (NAME), 举办国 (PLACE) and 人次 (NUMBER) were added, "
         "and that the rule on where an event takes place (在哪举办 needs 在X举办) was narrowed to such "
-        "questions after its effect on both halves was seen):",
+        "questions after its effect on both halves was seen; the label rule (吉祥物/主题/名字 are answered "
+        "by quoted or given names) changed no even question and was kept after one odd one was seen):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",

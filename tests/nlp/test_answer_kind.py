@@ -369,3 +369,11 @@ def test_a_target_or_a_bound_is_not_the_figure_asked_for() -> None:
     assert answer_spans(AnswerKind.NUMBER, "5000元以上的采购须经总经理审批。", "采购金额是多少") == []
     assert answer_spans(AnswerKind.NUMBER, "5000元以上的采购须经总经理审批。", "多少钱以上要总经理审批")
     assert answer_spans(AnswerKind.NUMBER, "2022年特斯拉交付131万辆。", "2022年特斯拉交付量") == ["131万辆"]
+
+
+def test_a_label_is_quoted_or_given_not_any_proper_noun_nearby() -> None:
+    question = "2023年春晚吉祥物是什么"
+    assert answer_spans(AnswerKind.NAME, "吉祥物形象“兔圆圆”正式发布。", question) == ["“兔圆圆”"]
+    assert answer_spans(AnswerKind.NAME, "历届吉祥物一览：广百观点融入了卡通感。", question) == []
+    assert answer_spans(AnswerKind.NAME, "这艘航母命名为福建舰。", "第三艘航母名字") == ["命名为福建舰"]
+    assert answer_spans(AnswerKind.NAME, "山东泰山队夺得中超冠军。", "中超冠军")

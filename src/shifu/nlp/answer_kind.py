@@ -201,9 +201,17 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         if _ASKS_WHERE_IT_HAPPENS.search(question):
             return [place for place in places if _in_a_locative_frame(place, sentence)]
         return places
+    if _ASKS_A_LABEL.search(question):
+        return [match.group(0) for match in _LABEL.finditer(sentence)]
     return [text for _, text in names]
 
 
+_ASKS_A_LABEL = re.compile(r"吉祥物|主题|口号|名字|名称|全称|叫什么|昵称|称号")
+"""A label is quoted or given (吉祥物为“兔圆圆”, 主题是“开放合作”), not any proper noun nearby."""
+_LABEL = re.compile(
+    r"“[^”\n]{1,30}”|《[^》\n]{1,40}》|「[^」\n]{1,30}」|[A-Za-z][A-Za-z0-9’'\-. ]{1,30}|"
+    r"(?:叫|名为|称为|命名为|取名为?|简称|全称为?|全称是)[\u4e00-\u9fff]{2,12}"
+)
 _LEADING_CLAUSE = re.compile(r"^.*(?:在|位于|于|到|赴)(?=[\u4e00-\u9fff]{2})")
 """地点在莫斯科工会大厦 → 莫斯科工会大厦: a place word's match may start with the words that lead to it."""
 _ASKS_WHERE_IT_HAPPENS = re.compile(
