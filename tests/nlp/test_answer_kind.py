@@ -377,3 +377,10 @@ def test_a_label_is_quoted_or_given_not_any_proper_noun_nearby() -> None:
     assert answer_spans(AnswerKind.NAME, "历届吉祥物一览：广百观点融入了卡通感。", question) == []
     assert answer_spans(AnswerKind.NAME, "这艘航母命名为福建舰。", "第三艘航母名字") == ["命名为福建舰"]
     assert answer_spans(AnswerKind.NAME, "山东泰山队夺得中超冠军。", "中超冠军")
+
+
+def test_a_measured_total_is_not_answered_by_a_count_of_things() -> None:
+    question = "2022年全国棉花产量"
+    assert answer_spans(AnswerKind.NUMBER, "全国棉花总产量为31个省棉花产量的总和。", question) == []
+    assert answer_spans(AnswerKind.NUMBER, "全国棉花总产量597.7万吨。", question) == ["597.7万吨"]
+    assert answer_spans(AnswerKind.NUMBER, "参加活动的志愿者共有30个。", "志愿者数量")

@@ -248,6 +248,10 @@ _ASKS_A_TOTAL = re.compile(r"[销产总]量|[交付吞吐发送]+量|人数|数�
 """A total or a count: 销量是多少 is not answered by 占全球销量的34% (加班费是多少 may be a percentage)."""
 
 
+_ASKS_A_MEASURED_TOTAL = re.compile(r"[销产]量|[交付吞吐发送]+量|票房|营收|总额")
+_IN_GENERIC_UNITS = re.compile(r"个\s*$")
+"""年旅客吞吐量1000万人次以上的机场有27个: a total of output or sales is measured (万辆, 万吨, 亿元), so a
+number of 个 counts something else."""
 _A_LENGTH_OF_TIME = re.compile(r"(?:个\s*)?(?:年|天|日|月|周|小时|分钟|周岁|岁)\s*$")
 """3天, 近4年, 18周岁: a length of time or an age, never a total (票房, 销量, 人数)."""
 
@@ -284,6 +288,8 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
     if kind is AnswerKind.NUMBER and _ASKS_A_TOTAL.search(question):
         if _PERCENT.search(span):
             return _ASKS_A_RATE.search(question) is not None
+        if _ASKS_A_MEASURED_TOTAL.search(question) and _IN_GENERIC_UNITS.search(span):
+            return False
         return not _A_LENGTH_OF_TIME.search(span)
     return True
 
