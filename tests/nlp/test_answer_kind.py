@@ -384,3 +384,10 @@ def test_a_measured_total_is_not_answered_by_a_count_of_things() -> None:
     assert answer_spans(AnswerKind.NUMBER, "全国棉花总产量为31个省棉花产量的总和。", question) == []
     assert answer_spans(AnswerKind.NUMBER, "全国棉花总产量597.7万吨。", question) == ["597.7万吨"]
     assert answer_spans(AnswerKind.NUMBER, "参加活动的志愿者共有30个。", "志愿者数量")
+
+
+def test_a_latin_name_in_the_question_pins_it_down() -> None:
+    asked = question_identifiers("2022年12月美国CPI上涨了多少？")
+    assert asked == ("CPI",)
+    assert not names_identifiers("美国10年期收益率上涨2.20个基点。", asked)
+    assert names_identifiers("美国12月cpi同比上涨6.5%。", asked)
