@@ -391,3 +391,18 @@ def test_a_latin_name_in_the_question_pins_it_down() -> None:
     assert asked == ("CPI",)
     assert not names_identifiers("美国10年期收益率上涨2.20个基点。", asked)
     assert names_identifiers("美国12月cpi同比上涨6.5%。", asked)
+
+
+def test_scheduled_figures_day_counts_rankings_titled_names_and_full_names_answer() -> None:
+    assert answer_spans(AnswerKind.NUMBER, "女足世界杯总奖金将达到1.52亿美元。", "女足世界杯总奖金") == [
+        "1.52亿美元"
+    ]
+    assert answer_spans(AnswerKind.NUMBER, "特拉斯在被任命为首相的第45天辞职。", "特拉斯当了多久首相") == [
+        "45天"
+    ]
+    assert answer_spans(AnswerKind.RESULT, "韩国国足最终排名第16。", "韩国在世界杯的成绩") == ["排名第16"]
+    assert answer_spans(AnswerKind.PERSON, "演员吴京的个人总票房达到300亿元。", "票房最高的演员是谁")
+    assert answer_spans(AnswerKind.NAME, "其实C919的全称是“COMAC919”。", "C919的全称是什么？") == [
+        "“COMAC919”"
+    ]
+    assert answer_spans(AnswerKind.NAME, "小米Mix4搭载骁龙处理器。", "小米MIX4叫什么") == []

@@ -104,10 +104,12 @@ _PLACE_WORDS = re.compile(
 )
 _RESULT = re.compile(
     rf"冠军|亚军|季军|殿军|第[\d{CN_NUMERALS}]+名|[\d{CN_NUMERALS}]+强|小组第[\d{CN_NUMERALS}]+|出局|淘汰|晋级|夺冠|止步|"
+    rf"(?:排名|位列|名列|居)第?[\d{CN_NUMERALS}]+|"
     r"(?<![\d.])\d{1,2}\s*[:：比-]\s*\d{1,2}(?![\d.])"
 )
 """亚军, 第三名, 八强, 小组出局, 2比1: how a team or player finished."""
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_LATIN_WORD = re.compile(r"[a-z]{2,}")
 
 
 _COUNTS_PEOPLE = re.compile(r"几\s*[个位名块枚人]|多少")
@@ -132,16 +134,20 @@ def answer_kind(question: str) -> AnswerKind | None:
 
 
 def _is_new(span: str, question: str) -> bool:
-    """A span the question does not already state (its digits are not all the question's own).
+    """A span the question does not already state (its digits are not all the question's own,
+    or it names something beside them: COMAC919 is new to "C919的全称是什么").
 
     Case does not matter: "小米Mix4" is what "小米MIX4的处理器是什么" already states.
     """
     compact = re.sub(r"\s+", "", span).lower()
-    if compact in question.lower():
+    asking = question.lower()
+    if compact in asking:
         return False
     digits = _DIGITS.findall(compact)
     asked = set(_DIGITS.findall(question))
-    return not digits or not all(digit in asked for digit in digits)
+    if not digits or not all(digit in asked for digit in digits):
+        return True
+    return any(word not in asking for word in _LATIN_WORD.findall(compact))
 
 
 _NOT_A_QUANTITY = re.compile(
@@ -187,7 +193,9 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
             for match in _NUMBER.finditer(sentence)
             if _outside(dated, match.start())
             and not _IS_A_CODE.fullmatch(match.group(0).strip())
-            and not sentence[: match.start()].endswith("第")
+            and not (
+                sentence[: match.start()].endswith("第") and not _A_LENGTH_OF_TIME.search(match.group(0))
+            )
         ]
     if kind is AnswerKind.RESULT:
         return [match.group(0) for match in _RESULT.finditer(sentence)]
@@ -314,7 +322,7 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     return [span for span in spans if counts(span, sentence, counted)]
 
 
-_TARGET_BEFORE = re.compile(r"(?:预计|计划|目标|有望|力争|预期|需要超过|需超过|将超过|或将|将达到?)\s*$")
+_TARGET_BEFORE = re.compile(r"(?:预计|计划|目标|有望|力争|预期|需要超过|需超过|或将)\s*$")
 _BOUND_AFTER = re.compile(r"^\s*(?:以上|以下|以内|及以上|及以下)的")
 _ASKS_A_TARGET_OR_BOUND = re.compile(r"预计|计划|目标|预期|有望|以上|以下|以内|超过|不超过|上限|下限|门槛|起")
 

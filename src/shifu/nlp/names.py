@@ -74,6 +74,10 @@ def forget_tagged() -> None:
 
 _PERSON_ACT = re.compile(r"主演|饰演|出演|执导|领衔|获得|夺得|摘得|包揽|夺冠|当选|出任|担任|就任|率领|带领")
 """Verbs whose subject is a person: the tagger calls 吴京 a place, but 吴京主演 names an actor."""
+_PERSON_TITLE = re.compile(
+    r"演员|导演|歌手|选手|运动员|主持人|作家|嫌犯|疑犯|凶手|枪手|总统|主席|教练|队员|球员"
+)
+"""演员吴京: a name right after a person's title is a person, whatever the tagger called it."""
 _LOCATIVE_PREPOSITIONS = frozenset(["在", "于", "到", "从", "赴", "往", "至"])
 """在北京执导: a name after a locative preposition is where the act happens, not who acts."""
 _NAME_CHAR = r"[^\W\d_A-Za-z的与和在以是将被于等及了为由从]"
@@ -94,6 +98,7 @@ def proper_names(text: str) -> list[tuple[NameKind, str]]:
         if kind is None or len(word) < 2 or _DEICTIC.fullmatch(word):
             continue
         acts = index + 1 < len(tokens) and _PERSON_ACT.fullmatch(tokens[index + 1][0]) is not None
+        acts = acts or (index > 0 and _PERSON_TITLE.fullmatch(tokens[index - 1][0]) is not None)
         located = index > 0 and tokens[index - 1][0] in _LOCATIVE_PREPOSITIONS
         if kind is not NameKind.PERSON and acts and not located:
             kind = NameKind.PERSON
