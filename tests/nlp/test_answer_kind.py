@@ -406,3 +406,18 @@ def test_scheduled_figures_day_counts_rankings_titled_names_and_full_names_answe
         "“COMAC919”"
     ]
     assert answer_spans(AnswerKind.NAME, "小米Mix4搭载骁龙处理器。", "小米MIX4叫什么") == []
+
+
+def test_a_figure_for_another_part_of_the_year_does_not_answer() -> None:
+    question = "汤臣倍健2022年上半年的营收为多少？"
+    sentence = "汤臣倍健今年一季度研发费用增加至0.31亿元。"
+    assert answer_spans(AnswerKind.NUMBER, sentence, question) == []
+    assert answer_spans(AnswerKind.NUMBER, "2022年上半年实现营收42.21亿元。", question) == ["42.21亿元"]
+    sentence = "一季度GDP同比增速从四季度的2.9%上行至4.5%。"
+    assert "4.5%" in answer_spans(AnswerKind.NUMBER, sentence, "2023年1季度GDP增速")
+
+
+def test_a_latin_abbreviation_is_also_stated_spelled_out() -> None:
+    asked = question_identifiers("2023一季度中国GDP增长率")
+    assert names_identifiers("今年一季度国内生产总值同比增长4.5%。", asked)
+    assert not names_identifiers("今年一季度经济同比增长4.5%。", asked)

@@ -346,8 +346,16 @@ _PART_OF_YEAR = re.compile(
 """1-2月份, 一季度, 上半年, 前三个月: a part of a year, whose figure is not the year's."""
 
 
+_PART_DIGITS = str.maketrans("1234", "一二三四", " ")
+
+
+def _part_name(part: str) -> str:
+    """一季度 and 1季度, 前3个月 and 前三个月 name the same part of a year."""
+    return part.translate(_PART_DIGITS).replace("个", "")
+
+
 def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
-    """True when every mention of `span` comes after a year not asked, or a part of the year asked.
+    """True when every mention of `span` comes after a year not asked, or a part of a year not asked.
 
     The nearest time before a number is the time it counts: in 2023年清明档总票房突破1.92亿元，超过2022年
     清明档 the 1.92亿元 is 2023's, and in 1-2月份，高技术制造业增加值增长14.4% the 14.4% is two months',
@@ -356,15 +364,16 @@ def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
     years = question_years(question)
     if not years:
         return False
-    asks_a_part = _PART_OF_YEAR.search(question) is not None
-    marks = sorted(
-        [(position, year in years) for position, year in year_mentions(sentence)]
-        + [(m.start(), asks_a_part) for m in _PART_OF_YEAR.finditer(sentence)]
-    )
+    asked_parts = {_part_name(match.group(0)) for match in _PART_OF_YEAR.finditer(question)}
+    parts = [(m.start(), _part_name(m.group(0)) in asked_parts) for m in _PART_OF_YEAR.finditer(sentence)]
+    marks = sorted([(position, year in years) for position, year in year_mentions(sentence)] + parts)
     starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
     for start in starts:
         before = [fits for position, fits in marks if position < start]
         if not before or before[-1]:
+            return False
+        if any(fits for position, fits in parts if position < start):
+            # 一季度GDP同比增速从四季度的2.9%上行至4.5%: the asked part, named first, still owns 4.5%.
             return False
     return bool(starts)
 

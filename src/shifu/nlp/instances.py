@@ -72,9 +72,22 @@ def _identifier_pattern(identifier: str) -> re.Pattern[str]:
     return re.compile(before + re.escape(identifier) + after, re.IGNORECASE)
 
 
+_SPELLED_OUT = {
+    "gdp": ("国内生产总值", "地区生产总值"),
+    "cpi": ("居民消费价格",),
+    "ppi": ("生产价格指数", "出厂价格"),
+    "pmi": ("采购经理指数",),
+}
+"""Latin abbreviations Chinese text also spells out: 国内生产总值 states GDP."""
+
+
 def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
     """True when `text` states every identifier (case-insensitive): 第27届 does not answer 第28届."""
-    return all(_identifier_pattern(identifier).search(text) for identifier in identifiers)
+    return all(
+        _identifier_pattern(identifier).search(text)
+        or any(word in text for word in _SPELLED_OUT.get(identifier.lower(), ()))
+        for identifier in identifiers
+    )
 
 
 _NUMERAL_RUN = re.compile(rf"[\d{CN_NUMERALS}]+")
