@@ -421,3 +421,10 @@ def test_a_latin_abbreviation_is_also_stated_spelled_out() -> None:
     asked = question_identifiers("2023一季度中国GDP增长率")
     assert names_identifiers("今年一季度国内生产总值同比增长4.5%。", asked)
     assert not names_identifiers("今年一季度经济同比增长4.5%。", asked)
+
+
+def test_a_part_of_the_year_pins_the_question_down() -> None:
+    asked = question_identifiers("一汽解放2022年上半年中重卡销量")
+    assert "上半年" in asked
+    assert not names_identifiers("一汽解放累计销量12.77万辆，位居行业第二。", asked)
+    assert names_other_identifier("一季度销量4.2万辆。", question_identifiers("2023年四季度销量"))

@@ -12,9 +12,10 @@ from shifu.nlp.units import CN_NUMERALS, MEASURE_UNITS
 
 _IDENTIFIER = re.compile(
     rf"第[\d{CN_NUMERALS}]+[届任次期号艘代批轮季]|[{CN_NUMERALS}]{{2,}}号|[A-Za-z]+\d+[A-Za-z]*|\d+[A-Za-z]+|\d+号|"
-    r"(?<![\d.])\d+(?:米|公里)|(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])"
+    r"(?<![\d.])\d+(?:米|公里)|(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])|[上下]半年|(?<!前)[一二三四]季度"
 )
-"""第28届, 十六号, M1, 500米, and a Latin-script name (CPI, APEC, WTA): what pins a question down."""
+"""第28届, 十六号, M1, 500米, a Latin-script name (CPI, APEC, WTA) and a part of the year (上半年, 一季度):
+what pins a question down."""
 
 
 def question_identifiers(question: str) -> tuple[str, ...]:
