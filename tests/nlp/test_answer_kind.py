@@ -428,3 +428,10 @@ def test_a_part_of_the_year_pins_the_question_down() -> None:
     assert "上半年" in asked
     assert not names_identifiers("一汽解放累计销量12.77万辆，位居行业第二。", asked)
     assert names_other_identifier("一季度销量4.2万辆。", question_identifiers("2023年四季度销量"))
+
+
+def test_a_word_of_the_year_is_a_label() -> None:
+    question = "柯林斯词典2022年年度词汇"
+    assert answer_kind(question) is AnswerKind.NAME
+    assert answer_spans(AnswerKind.NAME, "2022年度词汇为“Permacrisis”。", question) == ["“Permacrisis”"]
+    assert answer_spans(AnswerKind.NAME, "词典编纂者每年都会评选年度词汇。", question) == []

@@ -71,7 +71,7 @@ _ASKED: tuple[tuple[AnswerKind, re.Pattern[str]], ...] = (
         AnswerKind.NAME,
         re.compile(
             r"叫什么|名字|名称|全称|主题|哪家|哪支|哪部|哪款|哪个|冠军|亚军|季军|四强|八强|队伍|对手|多数党|"
-            r"什么品牌|型号|吉祥物|最佳[^\s是为有什么吗呢啥？?]{1,6}\s*[？?]?\s*$"
+            r"什么品牌|型号|吉祥物|年度(?:词汇|汉字|热词|字)|最佳[^\s是为有什么吗呢啥？?]{1,6}\s*[？?]?\s*$"
         ),
     ),
     (AnswerKind.RESULT, re.compile(r"成绩|排名|战绩|第几名")),
@@ -214,7 +214,7 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     return [text for _, text in names]
 
 
-_ASKS_A_LABEL = re.compile(r"吉祥物|主题|口号|名字|名称|全称|叫什么|昵称|称号")
+_ASKS_A_LABEL = re.compile(r"吉祥物|主题|口号|名字|名称|全称|叫什么|昵称|称号|年度(?:词汇|汉字|热词|字)")
 """A label is quoted or given (吉祥物为“兔圆圆”, 主题是“开放合作”), not any proper noun nearby."""
 _LABEL = re.compile(
     r"“[^”\n]{1,30}”|《[^》\n]{1,40}》|「[^」\n]{1,30}」|[A-Za-z][A-Za-z0-9’'\-. ]{1,30}|"
