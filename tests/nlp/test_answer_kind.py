@@ -435,3 +435,9 @@ def test_a_word_of_the_year_is_a_label() -> None:
     assert answer_kind(question) is AnswerKind.NAME
     assert answer_spans(AnswerKind.NAME, "2022年度词汇为“Permacrisis”。", question) == ["“Permacrisis”"]
     assert answer_spans(AnswerKind.NAME, "词典编纂者每年都会评选年度词汇。", question) == []
+
+
+def test_a_part_of_the_year_may_be_stated_as_its_months() -> None:
+    asked = question_identifiers("汤臣倍健2022年上半年的营收为多少？")
+    assert names_identifiers("汤臣倍健在2022年的1月至6月份的营业收入为42.21亿元。", asked)
+    assert not names_identifiers("汤臣倍健在2022年的1月至3月份的营业收入为20亿元。", asked)

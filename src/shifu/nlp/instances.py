@@ -78,8 +78,11 @@ _SPELLED_OUT = {
     "cpi": ("居民消费价格",),
     "ppi": ("生产价格指数", "出厂价格"),
     "pmi": ("采购经理指数",),
+    "上半年": ("1-6月", "1—6月", "1至6月", "1月至6月", "1月-6月", "前6个月", "前六个月", "半年度"),
+    "下半年": ("7-12月", "7—12月", "7至12月", "7月至12月", "7月-12月"),
+    "一季度": ("1-3月", "1—3月", "1至3月", "1月至3月", "前3个月", "前三个月"),
 }
-"""Latin abbreviations Chinese text also spells out: 国内生产总值 states GDP."""
+"""Names Chinese text also spells out: 国内生产总值 states GDP, 1月至6月 states 上半年."""
 
 
 def names_identifiers(text: str, identifiers: tuple[str, ...]) -> bool:
