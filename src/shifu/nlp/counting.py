@@ -49,7 +49,9 @@ _SAME_UNIT = {
 """Units that count the same thing: 5个工作日 answers 几天."""
 
 
-_CURRENCY = r"\s*(?:美|欧|日|港|澳|英|人民币|新台币)?\s*(?:元|块|镑|兹罗提|卢布|卢比|法郎|比索|韩元)"
+_CURRENCY = re.compile(
+    r"\s*(?:美|欧|日|港|澳|英|人民币|新台币)?\s*(?:元|块|镑|兹罗提|卢布|卢比|法郎|比索|韩元)"
+)
 """687亿美元, 6.2万亿兹罗提: money in any currency answers 多少钱."""
 _BARE_MAGNITUDE = re.compile(r"[\d.,]+\s*(?:万亿|亿|万)")
 _MEASURE_NEXT = re.compile(rf"\s*(?:{MEASURE_UNITS}|点|[A-Za-z])")
@@ -65,7 +67,7 @@ def counts(span: str, sentence: str, counted: str) -> bool:
     if any(unit in span for unit in units):
         return True
     after = sentence[sentence.find(span) + len(span) :] if span in sentence else ""
-    if counted[0] in "钱元" and re.match(_CURRENCY, after):
+    if counted[0] in "钱元" and _CURRENCY.match(after):
         return True
     if counted[0] in "人名" and _BARE_MAGNITUDE.fullmatch(span.strip()) and not _MEASURE_NEXT.match(after):
         return True

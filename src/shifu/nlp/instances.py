@@ -19,7 +19,8 @@ what pins a question down."""
 
 
 def question_identifiers(question: str) -> tuple[str, ...]:
-    """Ordinals and model numbers that pin the question down (第28届, 十六号, M1, 3号)."""
+    """What pins the question down: ordinals, model numbers, Latin names, parts of the year (第28届, M1, CPI,
+    上半年)."""
     return tuple(dict.fromkeys(match.group(0) for match in _IDENTIFIER.finditer(question)))
 
 
@@ -38,9 +39,7 @@ nor a document version: 2025版)."""
 
 def question_years(question: str) -> frozenset[int]:
     """The years a question names (2021年, 2022赛季, 2022春运)."""
-    return frozenset(
-        int(match.group(1)) for pattern in (_YEAR, _BARE_YEAR) for match in pattern.finditer(question)
-    )
+    return frozenset(year for _, year in year_mentions(question))
 
 
 _DECADE = re.compile(r"上世纪|[二十九一]{0,2}世纪[0-9一二三四五六七八九十]*年代|(?<!\d)[1-9]0年代")
