@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from shifu.nlp.terms import words
 from shifu.nlp.units import MEASURE_UNITS
@@ -19,8 +20,12 @@ _UNIT_WORD = re.compile(r"^([人名位家辆架艘座所项件次天日周年岁
 """The unit word after 多少 (人, 天, 日内, 人次): 多少年休假 asks about 年休假, not a number of years."""
 
 
+@lru_cache(maxsize=512)
 def counted_unit(question: str) -> str | None:
-    """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid)."""
+    """What a count question counts: 几个阶段 → 阶段, 多少人 → 人, 多少钱 → 钱 (None when unsaid).
+
+    Cached: it is asked once per candidate sentence of the same question, and segmenting is not free.
+    """
     match = _COUNTED.search(question)
     if match:
         return match.group(1)
