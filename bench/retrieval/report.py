@@ -21,8 +21,9 @@ LABELS = {
     "hybrid": "hybrid — shipped engine, BM25 + dense legs, no question bank",
     "hybrid_shipped_head_only": "hybrid_shipped, sharp fusion all the way down (no tail fusion)",
     "hybrid_shipped_without_feedback": "hybrid_shipped, tail fusion without the feedback leg",
-    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs), "
-    "tail fusion below the top 10 (with the feedback leg when the train split chose it)",
+    "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs; "
+    "lexical memory when chosen), tail fusion below the top 10 (with the feedback leg when the train "
+    "split chose it)",
 }
 
 
@@ -155,7 +156,10 @@ def render(data: dict[str, Any]) -> str:
         "  authorization filter), the wide memory leg (the same votes from `wide_neighbours` bank",
         "  questions), two focus legs (the same sparse and dense queries restricted, as a",
         "  payload filter, to the documents the nearest bank questions cite) and two near legs (restricted",
-        "  to the cited articles and their neighbours, ±`near` by ordinal = article number); weighted RRF.",
+        "  to the cited articles and their neighbours, ±`near` by ordinal = article number), and, when the",
+        "  train split chooses it, the lexical memory leg (the memory votes of the `lexical_neighbours` bank",
+        "  questions sharing the most BM25 weight with the query, vote = (score ÷ best)^`lexical_power`);",
+        "  weighted RRF.",
         "  Below the top 10 of a long ranking the legs are fused again (the tail fusion), optionally with",
         "  a feedback leg: the dense search again, the query vector moved towards the stored vectors of",
         "  the head's first places (read from the engine under the same filter). The top 10, and so every",

@@ -23,9 +23,11 @@ ACCESS = AccessFilter("demo", ("s",), (), "EMPLOYEE", 20250601)
 TAIL = TailParams(
     head=3, depth=2, sparse_weight=1.0, dense_weight=1.0, memory_weight=1.0, wide_weight=0.0,
     focus_sparse_weight=0.0, focus_dense_weight=0.0, near_sparse_weight=0.0, near_dense_weight=0.0,
-    feedback_documents=2, feedback_mix=1.0, feedback_weight=3.0, rrf_k=60,
+    lexical_memory_weight=0.0, feedback_documents=2, feedback_mix=1.0, feedback_weight=3.0, rrf_k=60,
 )  # fmt: skip
-PARAMS = HybridParams(bank=BankParams(tail=TAIL))
+PARAMS = HybridParams(bank=BankParams(dense_weight=1.5, memory_weight=3.0, tail=TAIL))
+"""Head weights pinned (the memory leg leads the head), so the expected rankings do not follow the
+shipped defaults."""
 
 
 def legs() -> dict[str, list[Hit]]:

@@ -18,7 +18,8 @@ from shifu.knowledge.text import Bm25Encoder
 
 TAIL = TailParams(
     head=3, depth=2, sparse_weight=1.0, dense_weight=1.0, memory_weight=0.0, wide_weight=0.0,
-    focus_sparse_weight=0.0, focus_dense_weight=0.0, near_sparse_weight=0.0, near_dense_weight=0.0, rrf_k=60,
+    focus_sparse_weight=0.0, focus_dense_weight=0.0, near_sparse_weight=0.0, near_dense_weight=0.0,
+    lexical_memory_weight=0.0, feedback_documents=0, feedback_weight=0.0, rrf_k=60,
 )  # fmt: skip
 PARAMS = HybridParams(bank=BankParams(tail=TAIL))
 

@@ -2,7 +2,8 @@
 
 A deployment accumulates (question → cited document + locator) pairs from answered questions
 that operators reviewed. Search uses them as learned priors: the bank questions nearest to a
-new query vote for the fragments they cite and for the documents those fragments belong to.
+new query (by meaning, and by the words they share with it) vote for the fragments they cite and
+for the documents those fragments belong to.
 The bank never grants access: its citations are resolved inside the index under the caller's
 authorization filter, so an entry citing a retired, draft or unauthorized fragment votes for
 nothing the caller can see.
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shifu.errors import ConfigurationError
 from shifu.knowledge.embedding import Embedder, Vectors
 from shifu.knowledge.index.base import Citation
+from shifu.knowledge.question_words import QuestionWords
 
 
 class BankEntry(BaseModel):
@@ -78,22 +80,33 @@ class Neighbour:
 
 
 class QuestionBank:
-    """Bank entries with their question vectors (unit length), kept in memory for nearest lookups."""
+    """Bank entries with their question vectors (unit length) and a BM25 index of their questions, kept
+    in memory for nearest lookups by meaning and by shared words."""
 
-    def __init__(self, entries: Sequence[BankEntry], vectors: Vectors, skip: str | None = None) -> None:
+    def __init__(
+        self,
+        entries: Sequence[BankEntry],
+        vectors: Vectors,
+        skip: str | None = None,
+        words: QuestionWords | None = None,
+    ) -> None:
         if len(entries) != len(vectors):
             raise ValueError("one vector per bank entry expected")
         self.entries = tuple(entries)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True) if len(vectors) else np.ones((0, 1))
         self._vectors: NDArray[np.float32] = (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
         self._skip = skip
+        self._words = words if words is not None else QuestionWords([e.question for e in self.entries])
+        self._by_question: dict[str, list[BankEntry]] = {}
+        for entry in self.entries:
+            self._by_question.setdefault(entry.question, []).append(entry)
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def excluding(self, question: str) -> QuestionBank:
         """The same bank without the entries of `question` (leave-one-out evaluation)."""
-        return QuestionBank(self.entries, self._vectors, skip=question)
+        return QuestionBank(self.entries, self._vectors, skip=question, words=self._words)
 
     def nearest(self, vector: Vectors, n: int) -> list[Neighbour]:
         """The `n` most similar bank questions to a query vector, best first."""
@@ -114,6 +127,15 @@ class QuestionBank:
                 seen.add(entry.question)
             found.append(Neighbour(entry, float(similarity[int(i)])))
         return found
+
+    def lexical_nearest(self, tokens: Sequence[str], n: int) -> list[Neighbour]:
+        """The entries of the `n` bank questions sharing the most BM25 weight with the query `tokens`,
+        best first; a neighbour's similarity is its question's score ÷ the best score (1 for the first)."""
+        return [
+            Neighbour(entry, match.relative)
+            for match in self._words.nearest(tokens, n, skip=self._skip)
+            for entry in self._by_question[match.question]
+        ]
 
 
 def embed_bank(entries: Sequence[BankEntry], embed_questions: Callable[[list[str]], Vectors]) -> QuestionBank:

@@ -3,7 +3,8 @@
 Legs: BM25 (sparse) and dense over everything the caller may see; with a question bank, also
 the *memory* leg (fragments cited by the nearest bank questions, resolved in the engine under
 the same authorization filter), the *wide memory* leg (the same votes from many more bank
-questions: general articles that similar questions keep citing), the *focus* legs (the same
+questions: general articles that similar questions keep citing), the *lexical memory* leg (the same
+votes from the bank questions sharing the most BM25 weight with the query), the *focus* legs (the same
 sparse and dense queries again, restricted to the documents the nearest bank questions cite) and
 the *near* legs (restricted to the cited fragments and their neighbours in the document: related
 articles sit side by side). Below the head of a long ranking, the *feedback* leg searches again with
@@ -34,6 +35,7 @@ LEGS = (
     "focus_dense",
     "near_sparse",
     "near_dense",
+    "memory_lexical",
     "feedback_dense",
 )
 """Every leg, in fusion order; all but the first two exist only with a question bank, the last only
@@ -46,6 +48,7 @@ WEIGHT_FIELDS = {
     "focus_dense": "focus_dense_weight",
     "near_sparse": "near_sparse_weight",
     "near_dense": "near_dense_weight",
+    "memory_lexical": "lexical_memory_weight",
     "feedback_dense": "feedback_weight",
 }
 """The field holding each leg's RRF weight, in the bank fusion and in the tail fusion alike (a fusion
@@ -73,9 +76,8 @@ class TailParams:
     `head` places the same legs are fused again with their own weights and a flatter k, which
     weighs the legs' deeper hits. The head (every ranking the answer path asks for, top 8) is
     unchanged. The defaults were chosen on the STARD train split only, for Recall@100 with the
-    head fixed (bench/retrieval/run.py, 2026-12-04). The feedback leg is off: no head size, mix and
-    weight tried beat the tail without it on the train split in that run; the benchmark tries it again
-    on every run.
+    head fixed (bench/retrieval/run.py, 2026-12-06), feedback leg included: the train split chose it
+    (5 head places, mix 1, weight 0.5) in that run; the benchmark tries it again on every run.
     """
 
     head: int = 10
@@ -83,20 +85,21 @@ class TailParams:
     depth: int = 2
     """A ranking with a tail reads every leg this many times its length deep."""
     sparse_weight: float = 1.0
-    dense_weight: float = 1.0
+    dense_weight: float = 1.5
     memory_weight: float = 1.0
     wide_weight: float = 1.5
-    focus_sparse_weight: float = 0.0
+    focus_sparse_weight: float = 0.5
     focus_dense_weight: float = 1.0
-    near_sparse_weight: float = 0.0
+    near_sparse_weight: float = 0.25
     near_dense_weight: float = 1.5
-    feedback_documents: int = 0
+    lexical_memory_weight: float = 0.5
+    feedback_documents: int = 5
     """Places of the head whose stored vectors move the query of the feedback leg (0: no feedback leg)."""
     feedback_mix: float = 1.0
     """Weight of the head's mean vector added to the (unit) query vector."""
-    feedback_weight: float = 0.0
+    feedback_weight: float = 0.5
     """RRF weight of the feedback leg."""
-    rrf_k: int = 30
+    rrf_k: int = 60
     """RRF rank offset of the tail fusion."""
 
     def __post_init__(self) -> None:
@@ -118,7 +121,7 @@ class BankParams:
     """How the question-bank legs are formed and fused (used only when a bank is configured).
 
     The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
-    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-04).
+    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-06).
     """
 
     neighbours: int = 10
@@ -127,24 +130,30 @@ class BankParams:
     """A neighbour's vote is its cosine similarity to this power (near questions dominate)."""
     focus_documents: int = 3
     """Documents the focus legs are restricted to (the most voted ones)."""
-    dense_weight: float = 1.5
+    dense_weight: float = 1.25
     """RRF weight of the dense leg (the lexical leg weighs 1)."""
-    memory_weight: float = 3.0
+    memory_weight: float = 0.5
     """RRF weight of the memory leg."""
     wide_neighbours: int = 100
     """Bank questions that vote in the wide memory leg."""
-    wide_weight: float = 1.0
+    wide_weight: float = 0.5
     """RRF weight of the wide memory leg (0 skips it)."""
-    focus_sparse_weight: float = 1.0
+    focus_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the voted documents."""
-    focus_dense_weight: float = 1.5
+    focus_dense_weight: float = 1.0
     """RRF weight of the dense leg restricted to the voted documents."""
     near: int = 2
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
     near_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
-    near_dense_weight: float = 1.0
+    near_dense_weight: float = 0.5
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
+    lexical_neighbours: int = 50
+    """Bank questions that vote in the lexical memory leg (those sharing the most BM25 weight)."""
+    lexical_power: float = 1.0
+    """A lexical neighbour's vote is its BM25 score ÷ the best one's, to this power."""
+    lexical_memory_weight: float = 1.0
+    """RRF weight of the lexical memory leg (0 here and in the tail skips it)."""
     rrf_k: int = 2
     """RRF rank offset."""
     tail: TailParams | None = TailParams()
@@ -229,7 +238,8 @@ def hybrid_legs(
     `feedback` adds the tail's feedback leg (when the tail has one): only a ranking longer than its
     head asks for it, since the leg is fused below the head only.
     """
-    terms = encoder.query(tokenize(f"{query} {lexical_hint}"))
+    tokens = tokenize(f"{query} {lexical_hint}")
+    terms = encoder.query(tokens)
     vector = embedder.query(query)
     legs = {
         "sparse": index.search_sparse(terms, access, limit),
@@ -242,11 +252,18 @@ def hybrid_legs(
     neighbours = bank.nearest(vector, max(settings.neighbours, wide))
     cited, documents = votes(_first_questions(neighbours, settings.neighbours), settings.power)
     wide_cited = votes(neighbours, settings.power)[0] if wide else cited
-    found = index.cited(list(wide_cited), access)
+    lexical_cited = (
+        votes(bank.lexical_nearest(tokens, settings.lexical_neighbours), settings.lexical_power)[0]
+        if _lexical_memory(settings)
+        else {}
+    )
+    found = index.cited(list({**wide_cited, **lexical_cited}), access)
     points = _voted(found, cited)
     legs["memory"] = [Hit(p.fragment_id, vote) for p, vote in points[:limit]]
     if wide:
         legs["memory_wide"] = [Hit(p.fragment_id, vote) for p, vote in _voted(found, wide_cited)[:limit]]
+    if lexical_cited:
+        legs["memory_lexical"] = [Hit(p.fragment_id, v) for p, v in _voted(found, lexical_cited)[:limit]]
     focus = Within(documents=tuple(_best(documents)[: settings.focus_documents]))
     radius = settings.near
     near = Within(
@@ -258,6 +275,12 @@ def hybrid_legs(
     if feedback and settings.tail is not None and settings.tail.feedback:
         legs["feedback_dense"] = feedback_leg(index, vector, legs, params, access, limit)
     return legs
+
+
+def _lexical_memory(settings: BankParams) -> bool:
+    """The lexical memory leg is fused somewhere (in the head or in the tail), so it must run."""
+    tail_weight = settings.tail.lexical_memory_weight if settings.tail is not None else 0.0
+    return settings.lexical_neighbours > 0 and max(settings.lexical_memory_weight, tail_weight) > 0
 
 
 def feedback_vector(
