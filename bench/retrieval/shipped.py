@@ -425,7 +425,7 @@ def run_shipped(
             for n in ALL_LEGS[2:-1]
             if n in collected
         }
-        if "feedback_dense" in next(iter(legs.values())):
+        if "feedback_dense" in collected:
             alone["feedback_dense"] = evaluate(
                 stard,
                 {

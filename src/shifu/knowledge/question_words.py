@@ -9,11 +9,10 @@ short questions, not a corpus, so an inverted index over them costs little and n
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shifu.knowledge.text import tokenize
+from shifu.knowledge.text import Bm25Encoder, term_id, tokenize
 
 
 @dataclass(frozen=True)
@@ -25,17 +24,19 @@ class WordMatch:
 
 
 class QuestionWords:
-    """An inverted BM25 index over distinct questions (tokenized as documents are, by `tokenize`)."""
+    """An inverted BM25 index over distinct questions: tokens and saturated term weights as the
+    engine's sparse vectors have them (`tokenize`, `Bm25Encoder.document`), IDF computed here."""
 
     def __init__(self, questions: Sequence[str], k1: float = 1.2, b: float = 0.75) -> None:
         self.questions = tuple(dict.fromkeys(questions))
         token_lists = [tokenize(question) for question in self.questions]
         average = sum(map(len, token_lists)) / len(token_lists) if token_lists else 1.0
-        self._postings: dict[str, list[tuple[int, float]]] = {}
+        encoder = Bm25Encoder(k1=k1, b=b, avg_len=max(average, 1e-9))
+        self._postings: dict[int, list[tuple[int, float]]] = {}
         for position, tokens in enumerate(token_lists):
-            norm = k1 * (1 - b + b * len(tokens) / max(average, 1e-9))
-            for term, tf in Counter(tokens).items():
-                self._postings.setdefault(term, []).append((position, tf * (k1 + 1) / (tf + norm)))
+            terms = encoder.document(tokens)
+            for term, saturated in zip(terms.indices, terms.values, strict=True):
+                self._postings.setdefault(term, []).append((position, saturated))
         total = len(self.questions)
         self._idf = {
             term: math.log(1 + (total - len(hits) + 0.5) / (len(hits) + 0.5))
@@ -54,7 +55,7 @@ class QuestionWords:
         if n <= 0:
             return []
         scores: dict[int, float] = {}
-        for term in set(tokens):
+        for term in {term_id(token) for token in tokens}:
             weight = self._idf.get(term)
             if weight is None:
                 continue
