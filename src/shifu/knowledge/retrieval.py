@@ -56,7 +56,7 @@ without the field does not fuse that leg)."""
 
 
 def leg_weights(params: object) -> dict[str, float]:
-    """Each leg's weight (but the lexical leg's) read from a fusion's settings by `WEIGHT_FIELDS`."""
+    """Each leg's weight (but the sparse BM25 leg's) read from a fusion's settings by `WEIGHT_FIELDS`."""
     return {
         leg: float(getattr(params, field)) for leg, field in WEIGHT_FIELDS.items() if hasattr(params, field)
     }
@@ -131,7 +131,7 @@ class BankParams:
     focus_documents: int = 3
     """Documents the focus legs are restricted to (the most voted ones)."""
     dense_weight: float = 1.25
-    """RRF weight of the dense leg (the lexical leg weighs 1)."""
+    """RRF weight of the dense leg (the sparse BM25 leg weighs 1)."""
     memory_weight: float = 0.5
     """RRF weight of the memory leg."""
     wide_neighbours: int = 100
@@ -168,7 +168,7 @@ class HybridParams:
     """Hits taken from each leg before fusion (at least top_k; `bank.tail.depth` × top_k for a ranking with
     a tail)."""
     dense_weight: float = 1.25
-    """RRF weight of the dense leg (the lexical leg weighs 1), without a question bank."""
+    """RRF weight of the dense leg (the sparse BM25 leg weighs 1), without a question bank."""
     rrf_k: int = 10
     """RRF rank offset, without a question bank."""
     bank: BankParams = BankParams()
