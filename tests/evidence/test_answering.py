@@ -80,3 +80,24 @@ def test_reading_a_question_memoizes_nothing_of_it() -> None:
     ask = AnswerAsk.of("华府项目的装修押金是多少")
     assert ask is not None and ask.qualified == (("华府", "项目"),)
     assert _tagged.cache_info().currsize == 0
+
+
+def test_a_sentence_silent_on_the_asked_attribute_does_not_answer() -> None:
+    body = "《相逢时节》正在热播，梁冠华表现出色。从梁冠华到严晓频，老戏骨都在《相逢时节》中起到衬托作用。"
+    assert _answering("梁冠华在《相逢时节》中演的谁", body) == []
+    body = "《相逢时节》正在热播。在《相逢时节》中，梁冠华饰演的是王建国。"
+    assert _answering("梁冠华在《相逢时节》中演的谁", body) == ["在《相逢时节》中，梁冠华饰演的是王建国。"]
+    body = "2022中关村论坛将于9月举办。论坛将全年举办系列活动，做到“月月有活动、季季有亮点”。"
+    assert _answering("2022中关村论坛的主题是什么", body) == []
+    assert _answering("2022中关村论坛的主题是什么", "2022中关村论坛的主题为“开放合作·共享未来”。")
+
+
+def test_the_attribute_may_sit_in_the_sentence_before_the_figure() -> None:
+    body = "竞业限制的期限由用人单位与劳动者约定。竞业限制期限，不得超过二年。"
+    assert _answering("竞业限制最长能约定几年", body) == ["竞业限制期限，不得超过二年。"]
+
+
+def test_a_measure_is_stated_by_its_act_with_the_figure() -> None:
+    body = "1月7日，2023年春运首日全国共发送旅客3473.6万人次。"
+    assert _answering("2023春运首日旅客发送量", body)
+    assert _answering("2022年重庆的GDP增长率", "2022年重庆市实现地区生产总值29129亿元，比上年增长2.6%。")

@@ -220,3 +220,9 @@ def test_the_in_after_a_title_is_no_part_of_a_term_but_a_word_after_a_title_is()
     terms = [term.text for term in question_terms("梁冠华在《相逢时节》中演的谁").terms]
     assert terms == ["梁冠华", "相逢", "时节"]
     assert "中国" in {term.text for term in question_terms("《忠犬八公》中国版的导演是谁").terms}
+
+
+def test_a_measure_is_covered_by_its_act_only_with_a_figure() -> None:
+    assert term_coverage("发送量", "全国共发送旅客3473.6万人次") == 1.0
+    assert term_coverage("增长率", "比上年增长2.6%") == 1.0
+    assert term_coverage("发送量", "春运旅客发送工作平稳有序") < 1.0

@@ -2,10 +2,10 @@
 
 A rule-shaped or on-topic passage is not an answer: for 开幕式总导演是谁 the fragment must
 name a person or role, in a sentence that (with the sentence before it) is about the
-question's subject, states the question's ordinals and model numbers (第28届 is not
-第27届; a sentence naming 神舟十七号 is not about 神舟十六号) and is not dated to another
-year than the one asked. This is part of condition 3 of seed 000: the body independently
-supports the claim.
+question's subject and names what the span is asked of (导演, 加冕: `nlp.attribute`),
+states the question's ordinals and model numbers (第28届 is not 第27届; a sentence naming
+神舟十七号 is not about 神舟十六号) and is not dated to another year than the one asked.
+This is part of condition 3 of seed 000: the body independently supports the claim.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from shifu.evidence.relevance import relevance
+from shifu.evidence.relevance import relevance, term_coverage
 from shifu.nlp.answer_kind import AnswerKind, answer_kind, states_an_answer
+from shifu.nlp.attribute import asked_attributes, wordings
 from shifu.nlp.instances import (
     names_identifiers,
     names_other_identifier,
@@ -42,6 +43,7 @@ class AnswerAsk:
     identifiers: tuple[str, ...]
     years: frozenset[int]
     qualified: tuple[tuple[str, str], ...] = ()
+    attributes: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, question: str) -> AnswerAsk | None:
@@ -55,7 +57,17 @@ class AnswerAsk:
             question_identifiers(question),
             question_years(question),
             tuple(qualified_names(question, remember=False)),
+            asked_attributes(question),
         )
+
+
+def speaks_of_attribute(attributes: tuple[str, ...], text: str) -> bool:
+    """True when `text` names one of the question's asked attributes, in any of its wordings."""
+    if not attributes:
+        return True
+    return any(
+        term_coverage(wording, text) >= 1.0 for attribute in attributes for wording in wordings(attribute)
+    )
 
 
 def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading: str = "") -> list[str]:
@@ -82,6 +94,8 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
         if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
             continue
         if names_other_qualified(sentence, ask.qualified):
+            continue
+        if not speaks_of_attribute(ask.attributes, context):
             continue
         # Last, being the costliest: does the sentence state a span of the asked kind?
         if states_an_answer(ask.kind, sentence, ask.question):

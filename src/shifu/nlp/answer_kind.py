@@ -38,7 +38,7 @@ _ROLE_NOUNS = (
     r"发言人|主持人|代言人|负责人|创始人|审批人|联系人|经办人|主角|配角|金牌|银牌|铜牌"
 )
 _PEOPLE = r"选手|球员|演员|嘉宾|成员|获奖者"
-_LISTS_PEOPLE = re.compile(
+LISTS_PEOPLE = re.compile(
     rf"(?:{_ROLE_NOUNS}|{_PEOPLE})\s*都?\s*(?:有哪些|是哪些|有谁|是谁)|哪些[^，。？?]{{0,8}}(?:{_PEOPLE})"
 )
 """主演有哪些, 哪些选手被禁赛: a list of people is still people (哪些人可以申请 asks who is eligible)."""
@@ -121,15 +121,23 @@ _HOW = re.compile(rf"{_HOW_TO.pattern}|哪些")
 
 def answer_kind(question: str) -> AnswerKind | None:
     """The kind of answer `question` asks for, or None when it asks for no particular kind."""
-    if _LISTS_PEOPLE.search(question) and not _HOW_TO.search(question):
-        return AnswerKind.PERSON
+    asked = asking(question)
+    return None if asked is None else asked[0]
+
+
+def asking(question: str) -> tuple[AnswerKind, re.Match[str]] | None:
+    """The kind of answer `question` asks for and the words that ask it (是谁, 吞吐量, 开幕时间)."""
+    listing = LISTS_PEOPLE.search(question)
+    if listing and not _HOW_TO.search(question):
+        return AnswerKind.PERSON, listing
     if _HOW.search(question):
         return None
     for kind, pattern in _ASKED:
-        if pattern.search(question):
+        match = pattern.search(question)
+        if match:
             if kind is AnswerKind.PERSON and "谁" not in question and _COUNTS_PEOPLE.search(question):
-                return AnswerKind.NUMBER
-            return kind
+                return AnswerKind.NUMBER, match
+            return kind, match
     return None
 
 
