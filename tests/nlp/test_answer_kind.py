@@ -441,3 +441,10 @@ def test_a_part_of_the_year_may_be_stated_as_its_months() -> None:
     asked = question_identifiers("汤臣倍健2022年上半年的营收为多少？")
     assert names_identifiers("汤臣倍健在2022年的1月至6月份的营业收入为42.21亿元。", asked)
     assert not names_identifiers("汤臣倍健在2022年的1月至3月份的营业收入为20亿元。", asked)
+
+
+def test_the_whole_year_figure_does_not_answer_for_a_month() -> None:
+    question = "2022年8月我国汽车出口量"
+    assert answer_spans(AnswerKind.NUMBER, "2022年我国汽车出口突破300万辆。", question) == []
+    assert answer_spans(AnswerKind.NUMBER, "2022年8月，我国汽车出口30.8万辆。", question) == ["30.8万辆"]
+    assert answer_spans(AnswerKind.NUMBER, "8月份我国汽车出口30.8万辆。", question) == ["30.8万辆"]

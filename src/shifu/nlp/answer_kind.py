@@ -349,7 +349,8 @@ def _only_a_target_or_bound(span: str, sentence: str) -> bool:
 
 _PART_OF_YEAR = re.compile(
     r"\d{1,2}\s*[-—至~]\s*\d{1,2}\s*月份?|\d{1,2}\s*月份|前?[一二三四1-4]\s*季度|[上下]半年|"
-    r"前\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*个?\s*月"
+    r"前\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*个?\s*月|"
+    r"(?<![\d\-—至~.])\d{1,2}\s*月(?![份\d]|\s*\d{1,2}\s*[日号])"
 )
 """1-2月份, 一季度, 上半年, 前三个月: a part of a year, whose figure is not the year's."""
 
@@ -358,12 +359,13 @@ _PART_DIGITS = str.maketrans("1234", "一二三四", " ")
 
 
 def _part_name(part: str) -> str:
-    """一季度 and 1季度, 前3个月 and 前三个月 name the same part of a year."""
-    return part.translate(_PART_DIGITS).replace("个", "")
+    """一季度 and 1季度, 前3个月 and 前三个月, 8月份 and 8月 name the same part of a year."""
+    return part.translate(_PART_DIGITS).replace("个", "").removesuffix("份")
 
 
 def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
-    """True when every mention of `span` comes after a year not asked, or a part of a year not asked.
+    """True when every mention of `span` comes after a year not asked, or a part of a year not asked,
+    or after the bare year when the question asks for a part of it (2022年汽车出口300万辆 is not 8月's).
 
     The nearest time before a number is the time it counts: in 2023年清明档总票房突破1.92亿元，超过2022年
     清明档 the 1.92亿元 is 2023's, and in 1-2月份，高技术制造业增加值增长14.4% the 14.4% is two months',
@@ -374,11 +376,12 @@ def _counted_for_another_time(span: str, sentence: str, question: str) -> bool:
         return False
     asked_parts = {_part_name(match.group(0)) for match in _PART_OF_YEAR.finditer(question)}
     parts = [(m.start(), _part_name(m.group(0)) in asked_parts) for m in _PART_OF_YEAR.finditer(sentence)]
-    marks = sorted([(position, year in years) for position, year in year_mentions(sentence)] + parts)
+    years_named = [(position, year in years, True) for position, year in year_mentions(sentence)]
+    marks = sorted(years_named + [(position, fits, False) for position, fits in parts])
     starts = [match.start() for match in re.finditer(re.escape(span), sentence)]
     for start in starts:
-        before = [fits for position, fits in marks if position < start]
-        if not before or before[-1]:
+        before = [(fits, is_year) for position, fits, is_year in marks if position < start]
+        if not before or (before[-1][0] and not (asked_parts and before[-1][1])):
             return False
         if any(fits for position, fits in parts if position < start):
             # 一季度GDP同比增速从四季度的2.9%上行至4.5%: the asked part, named first, still owns 4.5%.
