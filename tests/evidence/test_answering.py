@@ -101,3 +101,13 @@ def test_a_measure_is_stated_by_its_act_with_the_figure() -> None:
     body = "1月7日，2023年春运首日全国共发送旅客3473.6万人次。"
     assert _answering("2023春运首日旅客发送量", body)
     assert _answering("2022年重庆的GDP增长率", "2022年重庆市实现地区生产总值29129亿元，比上年增长2.6%。")
+
+
+def test_the_lead_sentence_names_the_subject_of_an_untitled_passage() -> None:
+    body = (
+        "2026美加墨世界杯将扩军。赛事将在三国的16座城市举行。"
+        "据国际足联消息，下届世界杯将有48支球队参赛，比赛场次增至104场。"
+    )
+    answer = "据国际足联消息，下届世界杯将有48支球队参赛，比赛场次增至104场。"
+    assert _answering("美加墨世界杯会有多少支球队参赛", body) == [answer]
+    assert _answering("美加墨世界杯会有多少支球队参赛", body.split("。", 1)[1]) == []

@@ -74,7 +74,9 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     """The sentences of `body` that state an answer of the asked kind about the question's subject.
 
     `heading` (the fragment's title, heading path and locator) names the subject of every
-    sentence under it: 四、电梯困人 … "维保人员在60分钟内到场" is about 电梯困人. A fragment
+    sentence under it: 四、电梯困人 … "维保人员在60分钟内到场" is about 电梯困人; so does the
+    fragment's lead sentence for the most specific terms (an untitled passage names its subject
+    first), though not for the share of terms the context must cover. A fragment
     dated to other years only (a report on 2001 to 2008) answers nothing about the year asked,
     not even in its undated sentences ("此后报考人数一路飙升").
     """
@@ -89,7 +91,9 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
         if names_other_identifier(sentence, ask.identifiers) or names_other_year(sentence, ask.years):
             continue
         fit = relevance(terms, context)
-        if not fit.required_covered or fit.score < CONTEXT_SCORE:
+        if fit.score < CONTEXT_SCORE or not (
+            fit.required_covered or relevance(terms, sentences[0] + context).required_covered
+        ):
             continue
         if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
             continue
