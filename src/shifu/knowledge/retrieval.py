@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from shifu.knowledge.embedding import Embedder
 from shifu.knowledge.fusion import rrf
 from shifu.knowledge.index.base import AccessFilter, Citation, CitedPoint, Hit, Span, VectorIndex, Within
+from shifu.knowledge.query_adapter import QueryAdapter
 from shifu.knowledge.question_bank import Neighbour, QuestionBank
 from shifu.knowledge.text import Bm25Encoder, tokenize
 
@@ -232,18 +233,21 @@ def hybrid_legs(
     params: HybridParams,
     bank: QuestionBank | None = None,
     feedback: bool = False,
+    adapter: QueryAdapter | None = None,
 ) -> dict[str, list[Hit]]:
     """Each leg's ranking among the points `access` allows (the filter always runs inside the engine).
 
     `feedback` adds the tail's feedback leg (when the tail has one): only a ranking longer than its
-    head asks for it, since the leg is fused below the head only.
+    head asks for it, since the leg is fused below the head only. `adapter` maps the query vector
+    for the legs that compare it with passages; the bank compares the raw one with its questions.
     """
     tokens = tokenize(f"{query} {lexical_hint}")
     terms = encoder.query(tokens)
     vector = embedder.query(query)
+    towards_passages = adapter.apply(vector) if adapter is not None else vector
     legs = {
         "sparse": index.search_sparse(terms, access, limit),
-        "dense": index.search_dense(vector, access, limit),
+        "dense": index.search_dense(towards_passages, access, limit),
     }
     if bank is None or not len(bank):
         return legs
@@ -271,9 +275,9 @@ def hybrid_legs(
     )
     for name, within in (("focus", focus), ("near", near)):
         legs[f"{name}_sparse"] = index.search_sparse(terms, access, limit, within)
-        legs[f"{name}_dense"] = index.search_dense(vector, access, limit, within)
+        legs[f"{name}_dense"] = index.search_dense(towards_passages, access, limit, within)
     if feedback and settings.tail is not None and settings.tail.feedback:
-        legs["feedback_dense"] = feedback_leg(index, vector, legs, params, access, limit)
+        legs["feedback_dense"] = feedback_leg(index, towards_passages, legs, params, access, limit)
     return legs
 
 
@@ -358,6 +362,7 @@ def hybrid_search(
     top_k: int,
     params: HybridParams,
     bank: QuestionBank | None = None,
+    adapter: QueryAdapter | None = None,
 ) -> list[Hit]:
     """The fused top-k among the points `access` allows (never filtered after the top-k)."""
     tail = params.bank.tail if bank is not None and len(bank) else None
@@ -373,5 +378,6 @@ def hybrid_search(
         params=params,
         bank=bank,
         feedback=deep > 0,
+        adapter=adapter,
     )
     return fuse_legs(legs, params, top_k)

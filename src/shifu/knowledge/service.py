@@ -28,6 +28,7 @@ from shifu.knowledge.governance import IngestDefaults
 from shifu.knowledge.index.base import VectorIndex
 from shifu.knowledge.ingest import IngestReport, ingest_paths
 from shifu.knowledge.parts import KnowledgeParts, is_indexable
+from shifu.knowledge.query_adapter import QueryAdapter, load_query_adapter
 from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
 from shifu.knowledge.retrieval import HybridParams, hybrid_search
@@ -107,11 +108,16 @@ class KnowledgeBase:
     """Governed knowledge: ingest and admin for operators, authorized reads for everyone else."""
 
     def __init__(
-        self, parts: KnowledgeParts, params: HybridParams | None = None, bank: QuestionBank | None = None
+        self,
+        parts: KnowledgeParts,
+        params: HybridParams | None = None,
+        bank: QuestionBank | None = None,
+        adapter: QueryAdapter | None = None,
     ) -> None:
         self.parts = parts
         self.params = params or HybridParams()
         self.bank = bank
+        self.adapter = adapter
 
     @property
     def _sessions(self) -> sessionmaker[Session]:
@@ -144,6 +150,7 @@ class KnowledgeBase:
             top_k=top_k,
             params=self.params,
             bank=self.bank,
+            adapter=self.adapter,
         )
         scores = {hit.fragment_id: hit.score for hit in fused}
         rows = self._load([hit.fragment_id for hit in fused])
@@ -352,7 +359,8 @@ def open_knowledge_base(
         encoder=Bm25Encoder(),
         originals_dir=settings.data_dir / "originals",
     )
-    return KnowledgeBase(parts, bank=bank)
+    adapter = load_query_adapter(settings.query_adapter, chosen.dim) if settings.query_adapter else None
+    return KnowledgeBase(parts, bank=bank, adapter=adapter)
 
 
 def load_question_bank(settings: Settings, embedder: Embedder) -> QuestionBank | None:

@@ -1,0 +1,157 @@
+"""The query adapter: what it learns, the file it is read from, and which legs see the mapped vector."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from shifu.config import Settings
+from shifu.errors import ConfigurationError
+from shifu.knowledge.embedding import HashingEmbedder
+from shifu.knowledge.index.base import AccessFilter, Hit
+from shifu.knowledge.query_adapter import (
+    ADAPTER_INVALID,
+    QueryAdapter,
+    fit_query_adapter,
+    load_query_adapter,
+    save_query_adapter,
+)
+from shifu.knowledge.question_bank import BankEntry, embed_bank
+from shifu.knowledge.retrieval import HybridParams, hybrid_legs
+from shifu.knowledge.service import open_knowledge_base
+from shifu.knowledge.text import Bm25Encoder
+
+DIM = 8
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_fit_learns_the_map_from_questions_to_their_passages() -> None:
+    rng = np.random.default_rng(7)
+    mixing = np.eye(DIM) + 0.5 * rng.standard_normal((DIM, DIM))
+    queries = _unit(rng.standard_normal((400, DIM)))
+    passages = _unit(queries @ mixing)
+    adapter = fit_query_adapter(queries, passages, ridge=0.01)
+    fresh = _unit(rng.standard_normal((50, DIM)))
+    target = _unit(fresh @ mixing)
+    mapped = np.stack([adapter.apply(v) for v in fresh])
+    assert float(np.mean(np.sum(mapped * target, axis=1))) > 0.95
+    assert float(np.mean(np.sum(fresh * target, axis=1))) < 0.9
+
+
+def test_a_strong_ridge_keeps_the_identity() -> None:
+    rng = np.random.default_rng(3)
+    queries = _unit(rng.standard_normal((30, DIM)))
+    passages = _unit(rng.standard_normal((30, DIM)))
+    adapter = fit_query_adapter(queries, passages, ridge=1e9)
+    assert np.allclose(adapter.matrix, np.eye(DIM), atol=1e-6)
+
+
+def test_fit_refuses_mismatched_pairs_and_a_non_positive_ridge() -> None:
+    with pytest.raises(ValueError, match="same shape"):
+        fit_query_adapter(np.zeros((3, DIM), np.float32), np.zeros((2, DIM), np.float32), ridge=1.0)
+    with pytest.raises(ValueError, match="ridge"):
+        fit_query_adapter(np.ones((3, DIM), np.float32), np.ones((3, DIM), np.float32), ridge=0.0)
+
+
+def test_apply_returns_a_unit_vector() -> None:
+    adapter = QueryAdapter((2 * np.eye(DIM)).astype(np.float32))
+    vector = np.arange(1, DIM + 1, dtype=np.float32)
+    assert np.isclose(np.linalg.norm(adapter.apply(vector)), 1.0)
+
+
+def test_an_adapter_file_round_trips(tmp_path: Path) -> None:
+    adapter = QueryAdapter(np.eye(DIM, dtype=np.float32) * 0.5)
+    path = tmp_path / "adapter.npy"
+    save_query_adapter(adapter, path)
+    assert np.array_equal(load_query_adapter(path, DIM).matrix, adapter.matrix)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (np.eye(DIM + 1, dtype=np.float32), "shape"),
+        (np.full((DIM, DIM), np.nan, dtype=np.float32), "non-finite"),
+        (np.eye(DIM, dtype=np.int64), "non-finite"),
+        (None, "cannot read"),
+    ],
+)
+def test_a_bad_adapter_file_is_refused_by_name(
+    tmp_path: Path, content: np.ndarray | None, reason: str
+) -> None:
+    path = tmp_path / "adapter.npy"
+    if content is None:
+        path.write_text("not an array", encoding="utf-8")
+    else:
+        np.save(path, content)
+    with pytest.raises(ConfigurationError, match=reason) as error:
+        load_query_adapter(path, DIM)
+    assert error.value.code == ADAPTER_INVALID and "adapter.npy" in str(error.value)
+
+
+def test_a_configured_adapter_is_loaded_and_a_bad_one_fails_at_startup(
+    settings: Settings, session_factory: sessionmaker[Session], tmp_path: Path
+) -> None:
+    embedder = HashingEmbedder()
+    good = tmp_path / "good.npy"
+    save_query_adapter(QueryAdapter(np.eye(embedder.dim, dtype=np.float32)), good)
+    base = open_knowledge_base(replace(settings, query_adapter=good), session_factory, embedder=embedder)
+    try:
+        assert base.adapter is not None and base.adapter.matrix.shape == (embedder.dim, embedder.dim)
+    finally:
+        base.close()
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.eye(3, dtype=np.float32))
+    with pytest.raises(ConfigurationError, match=r"bad\.npy"):
+        open_knowledge_base(replace(settings, query_adapter=bad), session_factory, embedder=embedder)
+
+
+class _RecordingIndex:
+    """A VectorIndex stand-in that records the vectors the dense searches receive."""
+
+    def __init__(self) -> None:
+        self.dense: list[np.ndarray] = []
+
+    def search_dense(
+        self, vector: np.ndarray, access: AccessFilter, limit: int, within: Any = None
+    ) -> list[Hit]:
+        self.dense.append(np.asarray(vector))
+        return []
+
+    def search_sparse(self, terms: Any, access: AccessFilter, limit: int, within: Any = None) -> list[Hit]:
+        return []
+
+    def cited(self, citations: Any, access: AccessFilter) -> dict[Any, Any]:
+        return {}
+
+    def dense_vectors(self, fragment_ids: Any, access: AccessFilter) -> dict[str, np.ndarray]:
+        return {}
+
+
+def test_only_the_legs_that_compare_with_passages_see_the_mapped_vector() -> None:
+    embedder = HashingEmbedder()
+    swap = np.roll(np.eye(embedder.dim, dtype=np.float32), 1, axis=1)
+    adapter = QueryAdapter(swap)
+    bank = embed_bank(
+        [BankEntry(question="报销上限是多少", document_key="reimburse", locator="二、报销标准")],
+        lambda texts: np.stack([embedder.query(t) for t in texts]),
+    )
+    seen: list[np.ndarray] = []
+    nearest = bank.nearest
+    bank.nearest = lambda vector, n: seen.append(np.asarray(vector)) or nearest(vector, n)  # type: ignore[method-assign]
+    index = _RecordingIndex()
+    access = AccessFilter("demo", ("space-all-staff",), (), "EMPLOYEE", 20260101)
+    hybrid_legs(
+        index, Bm25Encoder(), embedder, query="报销上限", lexical_hint="", access=access, limit=10,  # type: ignore[arg-type]
+        params=HybridParams(), bank=bank, adapter=adapter,
+    )  # fmt: skip
+    raw = embedder.query("报销上限")
+    assert index.dense and all(np.allclose(v, adapter.apply(raw)) for v in index.dense)
+    assert seen and all(np.allclose(v, raw) for v in seen)
