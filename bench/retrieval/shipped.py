@@ -50,6 +50,7 @@ BANK_GRID: dict[str, tuple[float, ...]] = {
     "near_sparse_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
     "near_dense_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0),
     "lexical_memory_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0),
+    "adapted_weight": (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0),
     "rrf_k": (2, 3, 5, 10, 20, 30, 60),
 }
 """The grid the bank fusion's weights and RRF k are tuned over (coordinate ascent on train). A leg that a
@@ -69,13 +70,14 @@ new defaults chooses the same weights (coordinate ascent depends on its starting
 TAIL_START = TailParams(
     head=10, depth=1, sparse_weight=1.0, dense_weight=1.0, memory_weight=1.0, wide_weight=1.0,
     focus_sparse_weight=1.0, focus_dense_weight=1.0, near_sparse_weight=1.0, near_dense_weight=1.0,
-    lexical_memory_weight=1.0, rrf_k=60,
+    lexical_memory_weight=1.0, adapted_weight=1.0, rrf_k=60,
 )  # fmt: skip
 """Where the tail fusion's tuning starts (equal weights, the usual RRF k), once the head is chosen."""
 TAIL_GRID: dict[str, tuple[float, ...]] = {
     **{f: (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0) for f in (
         "sparse_weight", "dense_weight", "memory_weight", "wide_weight", "focus_sparse_weight",
         "focus_dense_weight", "near_sparse_weight", "near_dense_weight", "lexical_memory_weight",
+        "adapted_weight",
     )},
     "rrf_k": (3, 5, 10, 20, 30, 60),
 }  # fmt: skip

@@ -135,10 +135,11 @@ class _RecordingIndex:
         return {}
 
 
-def test_only_the_legs_that_compare_with_passages_see_the_mapped_vector() -> None:
+def _legs_with(
+    adapter: QueryAdapter, params: HybridParams
+) -> tuple[_RecordingIndex, list[np.ndarray], np.ndarray]:
+    """Run every leg once; the dense searches' vectors and the bank's lookup vectors, and the raw query."""
     embedder = HashingEmbedder()
-    swap = np.roll(np.eye(embedder.dim, dtype=np.float32), 1, axis=1)
-    adapter = QueryAdapter(swap)
     bank = embed_bank(
         [BankEntry(question="报销上限是多少", document_key="reimburse", locator="二、报销标准")],
         lambda texts: np.stack([embedder.query(t) for t in texts]),
@@ -150,8 +151,22 @@ def test_only_the_legs_that_compare_with_passages_see_the_mapped_vector() -> Non
     access = AccessFilter("demo", ("space-all-staff",), (), "EMPLOYEE", 20260101)
     hybrid_legs(
         index, Bm25Encoder(), embedder, query="报销上限", lexical_hint="", access=access, limit=10,  # type: ignore[arg-type]
-        params=HybridParams(), bank=bank, adapter=adapter,
+        params=params, bank=bank, adapter=adapter,
     )  # fmt: skip
-    raw = embedder.query("报销上限")
-    assert index.dense and all(np.allclose(v, adapter.apply(raw)) for v in index.dense)
+    return index, seen, embedder.query("报销上限")
+
+
+def test_the_adapted_leg_alone_searches_with_the_mapped_vector() -> None:
+    adapter = QueryAdapter(np.roll(np.eye(HashingEmbedder().dim, dtype=np.float32), 1, axis=1))
+    weighed = HybridParams(bank=replace(HybridParams().bank, adapted_weight=1.0))
+    index, seen, raw = _legs_with(adapter, weighed)
+    mapped = [v for v in index.dense if np.allclose(v, adapter.apply(raw))]
+    assert len(mapped) == 1 and len(index.dense) > 1
+    assert all(np.allclose(v, raw) for v in index.dense if not np.allclose(v, adapter.apply(raw)))
     assert seen and all(np.allclose(v, raw) for v in seen)
+
+
+def test_an_adapter_the_fusion_does_not_weigh_runs_no_leg() -> None:
+    adapter = QueryAdapter(np.roll(np.eye(HashingEmbedder().dim, dtype=np.float32), 1, axis=1))
+    index, _, raw = _legs_with(adapter, HybridParams())
+    assert index.dense and all(np.allclose(v, raw) for v in index.dense)

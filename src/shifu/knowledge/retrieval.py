@@ -37,10 +37,11 @@ LEGS = (
     "near_sparse",
     "near_dense",
     "memory_lexical",
+    "adapted_dense",
     "feedback_dense",
 )
-"""Every leg, in fusion order; all but the first two exist only with a question bank, the last only
-below the head of a long ranking."""
+"""Every leg, in fusion order; all but the first two exist only with a question bank (the adapted dense
+leg only with a query adapter), the last only below the head of a long ranking."""
 WEIGHT_FIELDS = {
     "dense": "dense_weight",
     "memory": "memory_weight",
@@ -50,6 +51,7 @@ WEIGHT_FIELDS = {
     "near_sparse": "near_sparse_weight",
     "near_dense": "near_dense_weight",
     "memory_lexical": "lexical_memory_weight",
+    "adapted_dense": "adapted_weight",
     "feedback_dense": "feedback_weight",
 }
 """The field holding each leg's RRF weight, in the bank fusion and in the tail fusion alike (a fusion
@@ -94,6 +96,8 @@ class TailParams:
     near_sparse_weight: float = 0.25
     near_dense_weight: float = 1.5
     lexical_memory_weight: float = 0.5
+    adapted_weight: float = 0.0
+    """RRF weight of the adapted dense leg (a query adapter configured; 0 here and in the head skips it)."""
     feedback_documents: int = 5
     """Places of the head whose stored vectors move the query of the feedback leg (0: no feedback leg)."""
     feedback_mix: float = 1.0
@@ -155,6 +159,9 @@ class BankParams:
     """A lexical neighbour's vote is its BM25 score ÷ the best one's, to this power."""
     lexical_memory_weight: float = 1.0
     """RRF weight of the lexical memory leg (0 here and in the tail skips it)."""
+    adapted_weight: float = 0.0
+    """RRF weight of the dense leg whose query vector the query adapter mapped (0 here and in the tail
+    skips it; it runs only when an adapter is configured)."""
     rrf_k: int = 2
     """RRF rank offset."""
     tail: TailParams | None = TailParams()
@@ -172,13 +179,15 @@ class HybridParams:
     """RRF weight of the dense leg (the sparse BM25 leg weighs 1), without a question bank."""
     rrf_k: int = 10
     """RRF rank offset, without a question bank."""
+    adapted_weight: float = 1.0
+    """RRF weight of the adapted dense leg without a question bank (it runs only with a query adapter)."""
     bank: BankParams = BankParams()
     """Leg and fusion settings with a question bank."""
 
     def weights(self, with_bank: bool) -> dict[str, float]:
         """RRF weight of every leg that runs."""
         if not with_bank:
-            return {"sparse": 1.0, "dense": self.dense_weight}
+            return {"sparse": 1.0, "dense": self.dense_weight, "adapted_dense": self.adapted_weight}
         return {"sparse": 1.0, **leg_weights(self.bank)}
 
     def k(self, with_bank: bool) -> int:
@@ -238,17 +247,18 @@ def hybrid_legs(
     """Each leg's ranking among the points `access` allows (the filter always runs inside the engine).
 
     `feedback` adds the tail's feedback leg (when the tail has one): only a ranking longer than its
-    head asks for it, since the leg is fused below the head only. `adapter` maps the query vector
-    for the legs that compare it with passages; the bank compares the raw one with its questions.
+    head asks for it, since the leg is fused below the head only. `adapter` adds a dense leg searched
+    with the adapted query vector, when the fusion weighs it; every other leg uses the raw one.
     """
     tokens = tokenize(f"{query} {lexical_hint}")
     terms = encoder.query(tokens)
     vector = embedder.query(query)
-    towards_passages = adapter.apply(vector) if adapter is not None else vector
     legs = {
         "sparse": index.search_sparse(terms, access, limit),
-        "dense": index.search_dense(towards_passages, access, limit),
+        "dense": index.search_dense(vector, access, limit),
     }
+    if adapter is not None and _adapted(params, bank is not None and len(bank) > 0):
+        legs["adapted_dense"] = index.search_dense(adapter.apply(vector), access, limit)
     if bank is None or not len(bank):
         return legs
     settings = params.bank
@@ -275,10 +285,18 @@ def hybrid_legs(
     )
     for name, within in (("focus", focus), ("near", near)):
         legs[f"{name}_sparse"] = index.search_sparse(terms, access, limit, within)
-        legs[f"{name}_dense"] = index.search_dense(towards_passages, access, limit, within)
+        legs[f"{name}_dense"] = index.search_dense(vector, access, limit, within)
     if feedback and settings.tail is not None and settings.tail.feedback:
-        legs["feedback_dense"] = feedback_leg(index, towards_passages, legs, params, access, limit)
+        legs["feedback_dense"] = feedback_leg(index, vector, legs, params, access, limit)
     return legs
+
+
+def _adapted(params: HybridParams, with_bank: bool) -> bool:
+    """The adapted dense leg is fused somewhere (without a bank; or in the bank's head or tail)."""
+    if not with_bank:
+        return params.adapted_weight > 0
+    tail = params.bank.tail
+    return max(params.bank.adapted_weight, tail.adapted_weight if tail is not None else 0.0) > 0
 
 
 def _lexical_memory(settings: BankParams) -> bool:
@@ -324,7 +342,7 @@ def feedback_leg(
 
 def fuse_legs(legs: dict[str, list[Hit]], params: HybridParams, top_k: int) -> list[Hit]:
     """Weighted RRF of the legs that ran (weights and k from `params`), the tail fusion below the head."""
-    with_bank = any(name not in ("sparse", "dense") for name in legs)
+    with_bank = any(name not in ("sparse", "dense", "adapted_dense") for name in legs)
     weights = params.weights(with_bank)
     names = [name for name in LEGS if name in legs and name in weights]
     fused = rrf([legs[n] for n in names], weights=[weights[n] for n in names], k=params.k(with_bank))
