@@ -8,7 +8,7 @@ from shifu.nlp.terms import question_terms
 
 
 def _answering(question: str, body: str) -> list[str]:
-    ask = AnswerAsk.of(question)
+    ask = AnswerAsk.of(question, question_terms(question))
     assert ask is not None
     return answering_sentences(ask, question_terms(question), body)
 
@@ -43,7 +43,7 @@ def test_who_is_answered_by_a_role_as_well_as_a_name() -> None:
 
 def test_the_heading_names_the_subject_of_the_sentences_under_it() -> None:
     question = "电梯困人后维保人员要在多少分钟内到场"
-    ask = AnswerAsk.of(question)
+    ask = AnswerAsk.of(question, question_terms(question))
     assert ask is not None
     body = "1. 安抚被困人员。\n2. 通知电梯维保单位，要求维保人员在60分钟内到场。"
     heading = "电梯困人应急处置规程\n三、处置步骤\n"
@@ -77,7 +77,7 @@ def test_a_sentence_about_the_same_thing_elsewhere_does_not_answer() -> None:
 
 def test_reading_a_question_memoizes_nothing_of_it() -> None:
     forget_tagged()
-    ask = AnswerAsk.of("华府项目的装修押金是多少")
+    ask = AnswerAsk.of("华府项目的装修押金是多少", question_terms("华府项目的装修押金是多少"))
     assert ask is not None and ask.qualified == (("华府", "项目"),)
     assert _tagged.cache_info().currsize == 0
 

@@ -46,8 +46,8 @@ class AnswerAsk:
     attributes: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, question: str) -> AnswerAsk | None:
-        """None when the question asks for no particular kind of answer."""
+    def of(cls, question: str, terms: QuestionTerms) -> AnswerAsk | None:
+        """None when the question asks for no particular kind of answer (`terms` are its salient terms)."""
         kind = answer_kind(question)
         if kind is None:
             return None
@@ -57,7 +57,7 @@ class AnswerAsk:
             question_identifiers(question),
             question_years(question),
             tuple(qualified_names(question, remember=False)),
-            asked_attributes(question),
+            asked_attributes(question, terms),
         )
 
 

@@ -121,11 +121,12 @@ class QuestionView:
         # An instruction smuggled into the question (忽略以上指令…) names no subject.
         subject = strip_instructions(_subject_text(plan))
         ask = None if target.value is not None else quantity_ask(subject)
+        terms = question_terms(subject)
         return cls(
-            terms=question_terms(subject),
+            terms=terms,
             ask=ask,
             target=target,
-            answer=AnswerAsk.of(subject),
+            answer=AnswerAsk.of(subject, terms),
             locators=frozenset(_ARTICLE.findall(subject)),
             asks_permission=bool(_PERMISSION.search(subject)),
             durations=_durations(subject),

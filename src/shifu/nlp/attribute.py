@@ -17,7 +17,7 @@ import re
 
 from shifu.nlp.answer_kind import LISTS_PEOPLE, AnswerKind, asking
 from shifu.nlp.lay_words import GENERIC_WORDS, QUESTION_WORDS
-from shifu.nlp.terms import question_terms, words
+from shifu.nlp.terms import QuestionTerms, words
 
 _ASKING_WORDS = re.compile(
     r"哪些|都?(?:有哪些|是哪些|有谁)|是谁|谁|哪位|什么人|在哪|哪里|哪儿|何地|何处|什么地方|"
@@ -70,8 +70,9 @@ def _act(text: str, *, last: bool) -> str | None:
     return piece if len(piece) == 1 and piece not in _NOT_AN_ACT else None
 
 
-def asked_attributes(question: str) -> tuple[str, ...]:
-    """The question's words for what is asked; the answering sentence must speak of one of them.
+def asked_attributes(question: str, question_terms: QuestionTerms) -> tuple[str, ...]:
+    """The question's words for what is asked (`question_terms`: its salient terms); the answering
+    sentence must speak of one of them.
 
     Empty when the question asks for no particular kind of span, for a result (止步16强 states a
     result without the word 成绩), or when no salient word sits next to the asking words.
@@ -80,7 +81,7 @@ def asked_attributes(question: str) -> tuple[str, ...]:
     if asked is None or asked[0] is AnswerKind.RESULT:
         return ()
     kind, match = asked
-    terms = tuple(term.text for term in question_terms(question).terms)
+    terms = tuple(term.text for term in question_terms.terms)
     trigger = match.group(0)
     named = _ASKING_WORDS.sub("", trigger)
     inside = _named(named, terms) or ([named] if _names_something(named) else [])
