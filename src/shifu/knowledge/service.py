@@ -346,6 +346,7 @@ def open_knowledge_base(
     """The knowledge base of a deployment (the embedder can be swapped, e.g. a fake in tests)."""
     chosen = embedder or make_embedder(settings)
     bank = load_question_bank(settings, chosen)
+    adapter = load_query_adapter(settings.query_adapter, chosen.dim) if settings.query_adapter else None
     try:
         index = make_index(settings, chosen.dim)
     except Exception as exc:  # the engine reports a held lock or a bad path as a bare Exception
@@ -359,7 +360,6 @@ def open_knowledge_base(
         encoder=Bm25Encoder(),
         originals_dir=settings.data_dir / "originals",
     )
-    adapter = load_query_adapter(settings.query_adapter, chosen.dim) if settings.query_adapter else None
     return KnowledgeBase(parts, bank=bank, adapter=adapter)
 
 
