@@ -309,20 +309,17 @@ def with_feedback(
     embedder: CachedQueryEmbedder,
     legs: dict[int, dict[str, list[Hit]]],
     params: HybridParams,
-    adapters: dict[int, QueryAdapter] | None = None,
 ) -> dict[int, dict[str, list[Hit]]]:
-    """Every query's legs plus its feedback leg for the tail of `params` (the product's own function)."""
+    """Every query's legs plus its feedback leg for the tail of `params` (the product's own function, fed
+    the raw query vector as the product feeds it: an adapter only adds a leg of its own)."""
     tail = params.bank.tail
     assert tail is not None
-
-    def vector(q: int) -> np.ndarray:
-        raw = embedder.query(stard.queries[q])
-        return adapters[q].apply(raw) if adapters else raw
-
     return {
         q: {
             **found,
-            "feedback_dense": feedback_leg(index, vector(q), found, params, ACCESS, 100 * tail.depth),
+            "feedback_dense": feedback_leg(
+                index, embedder.query(stard.queries[q]), found, params, ACCESS, 100 * tail.depth
+            ),
         }
         for q, found in legs.items()
     }
@@ -335,7 +332,6 @@ def tune_feedback(
     legs: dict[int, dict[str, list[Hit]]],
     params: HybridParams,
     back: dict[str, str],
-    adapters: dict[int, QueryAdapter] | None = None,
 ) -> tuple[HybridParams, dict[int, dict[str, list[Hit]]], list[dict[str, Any]]]:
     """Add the feedback leg to a tuned tail if TRAIN Recall@100 says so, then tune the whole tail again.
 
@@ -354,7 +350,7 @@ def tune_feedback(
     for documents, mix in FEEDBACK_SETTINGS:
         probe = replace(tail, feedback_documents=documents, feedback_mix=mix, feedback_weight=1.0)
         fed = with_feedback(
-            stard, index, embedder, legs, replace(params, bank=replace(params.bank, tail=probe)), adapters
+            stard, index, embedder, legs, replace(params, bank=replace(params.bank, tail=probe))
         )
         fed_train = {q: fed[q] for q in stard.train}
         for weight in FEEDBACK_WEIGHTS:
@@ -433,7 +429,7 @@ def run_shipped(
         _, without_feedback, legs, p50, adapted = best
         chosen = adapters if adapted else None
         shipped_params, legs, feedback_trials = tune_feedback(
-            stard, index, embedder, legs, without_feedback, back, chosen
+            stard, index, embedder, legs, without_feedback, back
         )
         plain_params, _ = tune(stard, legs, base, ("sparse", "dense"), plain_grid, back, bank_fields=False)
         hybrid = ranked(legs, plain_params, ("sparse", "dense"), back)
