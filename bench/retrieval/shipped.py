@@ -70,9 +70,11 @@ new defaults chooses the same weights (coordinate ascent depends on its starting
 TAIL_START = TailParams(
     head=10, depth=1, sparse_weight=1.0, dense_weight=1.0, memory_weight=1.0, wide_weight=1.0,
     focus_sparse_weight=1.0, focus_dense_weight=1.0, near_sparse_weight=1.0, near_dense_weight=1.0,
-    lexical_memory_weight=1.0, adapted_weight=1.0, rrf_k=60,
+    lexical_memory_weight=1.0, adapted_weight=1.0, feedback_documents=0, rrf_k=60,
 )  # fmt: skip
-"""Where the tail fusion's tuning starts (equal weights, the usual RRF k), once the head is chosen."""
+"""Where the tail fusion's tuning starts (equal weights, the usual RRF k, no feedback leg), once the head
+is chosen. The feedback leg is tried afterwards; when no setting of it wins, the shipped tail must not
+run it, or the product would fuse a leg the tuned ranking never had."""
 TAIL_GRID: dict[str, tuple[float, ...]] = {
     **{f: (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0) for f in (
         "sparse_weight", "dense_weight", "memory_weight", "wide_weight", "focus_sparse_weight",
@@ -88,8 +90,9 @@ FEEDBACK_WEIGHTS = (0.5, 1.0, 1.5, 2.0, 3.0)
 """Feedback-leg weights tried for each setting before the whole tail is tuned again."""
 TAIL_DEPTHS = (2,)
 """How deep the legs are read for a ranking with a tail, in multiples of its length (100). Depth 1 lost
-to depth 2 on the train split in every run that tried both (2026-12-04: 1.6246 vs 1.6255), so it is no
-longer tried; that halves the run."""
+to depth 2 on the train split in every run that tried both (2026-12-04: 1.6246 vs 1.6255), and so did
+depth 3 (2026-12-06: 1.6337 vs 1.6341, and with the query adapter 1.6360 vs 1.6456), so neither is
+tried any more; each depth costs a full tuning."""
 ARTICLE = re.compile(r"^(.+?)(第[零〇一二三四五六七八九十百千]+条(?:之[一二三四五六七八九十]+)?)$")
 ACCESS = AccessFilter("bench", ("stard",), (), "EMPLOYEE", 20250601)
 PAYLOAD = {
