@@ -168,5 +168,8 @@ def test_the_adapted_leg_alone_searches_with_the_mapped_vector() -> None:
 
 def test_an_adapter_the_fusion_does_not_weigh_runs_no_leg() -> None:
     adapter = QueryAdapter(np.roll(np.eye(HashingEmbedder().dim, dtype=np.float32), 1, axis=1))
-    index, _, raw = _legs_with(adapter, HybridParams())
+    shipped = HybridParams().bank
+    assert shipped.tail is not None
+    unweighed = replace(shipped, adapted_weight=0.0, tail=replace(shipped.tail, adapted_weight=0.0))
+    index, _, raw = _legs_with(adapter, HybridParams(bank=unweighed))
     assert index.dense and all(np.allclose(v, raw) for v in index.dense)
