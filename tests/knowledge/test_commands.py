@@ -6,13 +6,17 @@ import argparse
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from kb_support import policy, seed_org, write_doc
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
+from shifu.errors import InvalidInput
 from shifu.knowledge import commands
+from shifu.knowledge.adapter_fit import NO_PAIRS
 from shifu.knowledge.embedding import HashingEmbedder
+from shifu.knowledge.query_adapter import load_query_adapter
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 
 
@@ -84,3 +88,58 @@ def test_cli_uses_the_same_store(
         assert [d.document_key for d in kb.list_documents()] == ["xiaofang"]
     finally:
         kb.close()
+
+
+def test_fit_adapter_learns_from_the_bank_and_writes_a_loadable_file(
+    session_factory: sessionmaker[Session], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed_org(session_factory)
+    folder = tmp_path / "docs"
+    write_doc(
+        folder,
+        "baoxiao",
+        "## 一、标准\n\n单笔报销不超过500元。\n\n## 二、时限\n\n三十日内提交。\n",
+        **policy("报销"),
+    )
+    write_doc(folder, "xiaofang", "## 一、巡检\n\n每日巡检消防通道。\n", **policy("消防"))
+    assert _run(["kb", "ingest", str(folder), "--space", "space-all-staff"]) == 0
+    bank = tmp_path / "bank.jsonl"
+    lines = [
+        {"question": "报销最多多少钱", "document_key": "baoxiao", "locator": "一、标准"},
+        {"question": "报销要多久内交", "document_key": "baoxiao", "locator": "二、时限"},
+        {"question": "消防多久巡一次", "document_key": "xiaofang", "locator": "一、巡检"},
+        {"question": "请假找谁批", "document_key": "qingjia", "locator": "一、审批"},
+    ]
+    bank.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines), encoding="utf-8")
+    output = tmp_path / "adapter"
+    capsys.readouterr()
+    assert _run(["kb", "fit-adapter", str(output), "--bank", str(bank), "--epochs", "2"]) == 0
+    captured = capsys.readouterr()
+    assert (
+        "问题 3 个" in captured.out
+        and "候选片段 3 条" in captured.out
+        and "找不到的引用 1 个" in captured.out
+    )
+    assert "qingjia 一、审批" in captured.err
+    dim = HashingEmbedder().dim
+    adapter = load_query_adapter(output, dim)
+    assert adapter.matrix.shape == (dim, dim) and not np.array_equal(adapter.matrix, np.eye(dim))
+    assert not list(tmp_path.glob(".adapter*"))
+
+
+def test_fit_adapter_refuses_a_bank_that_names_nothing_searchable(
+    session_factory: sessionmaker[Session], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed_org(session_factory)
+    path = write_doc(tmp_path, "xiaofang", "## 一、巡检\n\n每日巡检消防通道。\n", **policy("消防"))
+    assert _run(["kb", "ingest", str(path), "--space", "space-all-staff"]) == 0
+    bank = tmp_path / "bank.jsonl"
+    bank.write_text('{"question": "请假找谁批", "document_key": "qingjia", "locator": "一、审批"}\n', "utf-8")
+    output = tmp_path / "adapter.npy"
+    with pytest.raises(InvalidInput) as error:
+        _run(["kb", "fit-adapter", str(output), "--bank", str(bank)])
+    assert error.value.code == NO_PAIRS and not output.exists()
+    assert _run(["kb", "fit-adapter", str(output)]) == 2
+    assert "SHIFU_QUESTION_BANK" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        _run(["kb", "fit-adapter", str(output), "--bank", str(bank), "--epochs", "0"])

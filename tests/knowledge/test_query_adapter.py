@@ -16,7 +16,9 @@ from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.index.base import AccessFilter, Hit
 from shifu.knowledge.query_adapter import (
     ADAPTER_INVALID,
+    ContrastiveFit,
     QueryAdapter,
+    fit_contrastive_query_adapter,
     fit_query_adapter,
     load_query_adapter,
     save_query_adapter,
@@ -59,6 +61,86 @@ def test_fit_refuses_mismatched_pairs_and_a_non_positive_ridge() -> None:
         fit_query_adapter(np.zeros((3, DIM), np.float32), np.zeros((2, DIM), np.float32), ridge=1.0)
     with pytest.raises(ValueError, match="ridge"):
         fit_query_adapter(np.ones((3, DIM), np.float32), np.ones((3, DIM), np.float32), ridge=0.0)
+
+
+def _distorted_task(seed: int) -> tuple[np.ndarray, np.ndarray, list[list[int]], np.ndarray]:
+    """Passages, questions that are a fixed distortion of their answer plus noise, and a rotation."""
+    rng = np.random.default_rng(seed)
+    passages = _unit(rng.standard_normal((300, DIM)))
+    rotation = np.linalg.qr(rng.standard_normal((DIM, DIM)))[0]
+    asked = rng.choice(len(passages), size=240, replace=False)
+    queries = _unit(passages[asked] @ rotation.T + 0.05 * rng.standard_normal((len(asked), DIM)))
+    return passages, queries, [[int(a)] for a in asked], rotation
+
+
+def _top1(
+    adapter: QueryAdapter | None, queries: np.ndarray, answers: list[list[int]], passages: np.ndarray
+) -> float:
+    hits = 0
+    for vector, found in zip(queries, answers, strict=True):
+        mapped = adapter.apply(vector) if adapter else vector
+        hits += int(np.argmax(passages @ mapped)) in found
+    return hits / len(queries)
+
+
+def test_the_contrastive_fit_ranks_each_answer_first_on_unseen_questions() -> None:
+    passages, queries, answers, _ = _distorted_task(11)
+    adapter = fit_contrastive_query_adapter(
+        queries[:160],
+        answers[:160],
+        passages,
+        ContrastiveFit(temperature=0.05, epochs=100, learning_rate=0.01),
+    )
+    held_queries, held_answers = queries[160:], answers[160:]
+    assert _top1(None, held_queries, held_answers, passages) < 0.3
+    assert _top1(adapter, held_queries, held_answers, passages) > 0.95
+
+
+def test_the_contrastive_fit_is_reproducible_and_reports_progress() -> None:
+    passages, queries, answers, _ = _distorted_task(5)
+    seen: list[tuple[int, int]] = []
+    settings = ContrastiveFit(epochs=3, batch=32, seed=9)
+    first = fit_contrastive_query_adapter(
+        queries, answers, passages, settings, lambda d, n: seen.append((d, n))
+    )
+    again = fit_contrastive_query_adapter(queries, answers, passages, settings)
+    assert np.array_equal(first.matrix, again.matrix)
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert first.matrix.shape == (DIM, DIM) and np.all(np.isfinite(first.matrix))
+
+
+def test_a_repeated_answer_counts_once() -> None:
+    passages, queries, answers, _ = _distorted_task(2)
+    settings = ContrastiveFit(epochs=2)
+    once = fit_contrastive_query_adapter(queries, answers, passages, settings)
+    twice = fit_contrastive_query_adapter(queries, [rows * 2 for rows in answers], passages, settings)
+    assert np.allclose(once.matrix, twice.matrix)
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ([[0], [1]], "every question needs its answers"),
+        ([[0], [1], []], "rows of the passage matrix"),
+        ([[0], [1], [300]], "rows of the passage matrix"),
+        ([[0], [1], [-1]], "rows of the passage matrix"),
+    ],
+)
+def test_the_contrastive_fit_refuses_answers_outside_the_passages(
+    answers: list[list[int]], message: str
+) -> None:
+    passages = _unit(np.random.default_rng(1).standard_normal((300, DIM)))
+    with pytest.raises(ValueError, match=message):
+        fit_contrastive_query_adapter(passages[:3], answers, passages)
+
+
+def test_the_contrastive_fit_refuses_mismatched_widths_and_bad_settings() -> None:
+    passages = _unit(np.random.default_rng(1).standard_normal((10, DIM)))
+    with pytest.raises(ValueError, match="same width"):
+        fit_contrastive_query_adapter(np.ones((2, DIM + 1), np.float32), [[0], [1]], passages)
+    for bad in ({"temperature": 0.0}, {"learning_rate": -1.0}, {"epochs": 0}, {"batch": 0}):
+        with pytest.raises(ValueError):
+            ContrastiveFit(**bad)
 
 
 def test_apply_returns_a_unit_vector() -> None:

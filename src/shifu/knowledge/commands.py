@@ -1,4 +1,4 @@
-"""`shifu kb …`: ingest, check, rebuild, list and search-as-actor for operators.
+"""`shifu kb …`: ingest, check, rebuild, list, search-as-actor and fit-adapter for operators.
 
 Every handler builds its components from `current_settings()` (so SHIFU_DATA_DIR and
 SHIFU_DATABASE_URL are honoured) and applies pending migrations first.
@@ -18,6 +18,7 @@ from shifu.config import current_settings
 from shifu.contracts.common import Authority, Environment, Lifecycle, Verification
 from shifu.knowledge.access import access_for_actor
 from shifu.knowledge.governance import IngestDefaults
+from shifu.knowledge.query_adapter import ContrastiveFit
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base, today
 from shifu.store.engine import make_engine, make_session_factory
 from shifu.store.migrate import upgrade
@@ -147,6 +148,49 @@ def _cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_fit_adapter(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from shifu.knowledge.adapter_fit import fit_adapter_from_bank
+    from shifu.knowledge.query_adapter import save_query_adapter
+    from shifu.knowledge.question_bank import read_entries
+
+    bank = args.bank or current_settings().question_bank
+    if bank is None:
+        print("没有问题库：请用 --bank 指定，或设置 SHIFU_QUESTION_BANK", file=sys.stderr)
+        return 2
+    entries = read_entries(bank)
+    settings = ContrastiveFit(temperature=args.temperature, epochs=args.epochs)
+    output = Path(args.output)
+    with (
+        _knowledge_base() as kb,
+        tqdm(total=settings.epochs, desc="fit-adapter", unit="epoch", disable=not sys.stderr.isatty()) as bar,
+    ):
+        adapter, report = fit_adapter_from_bank(kb, entries, settings, lambda done, _: bar.update(1))
+    save_query_adapter(adapter, output)
+    print(
+        f"查询适配器已写入 {output}：问题 {report.questions} 个，候选片段 {report.passages} 条，"
+        f"找不到的引用 {len(report.unresolved)} 个"
+    )
+    for document_key, locator in report.unresolved:
+        print(f"  找不到可检索片段：{document_key} {locator}", file=sys.stderr)
+    print(f"启用方式：SHIFU_QUERY_ADAPTER={output.resolve()}")
+    return 0
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], object]:
+    def parse(value: str) -> object:
+        try:
+            number = kind(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"not a number: {value}") from exc
+        if number <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {value}")
+        return number
+
+    return parse
+
+
 def _date(value: str) -> date:
     try:
         return date.fromisoformat(value)
@@ -167,7 +211,7 @@ def _enum(
 
 
 def add_kb_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `kb ingest|check|rebuild|list|search` on the `shifu` CLI."""
+    """Register `kb ingest|check|rebuild|list|search|fit-adapter` on the `shifu` CLI."""
     kb = subparsers.add_parser("kb", help="治理知识库：导入、检查、重建、列表、检索")
     commands = kb.add_subparsers(dest="kb_command", required=True)
 
@@ -207,3 +251,11 @@ def add_kb_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     search.add_argument("--date", type=_date, help="查询日期（默认今天）")
     search.add_argument("--json", action="store_true")
     search.set_defaults(func=_cmd_search)
+
+    defaults = ContrastiveFit()
+    fit = commands.add_parser("fit-adapter", help="用问题库训练查询适配器（SHIFU_QUERY_ADAPTER 文件）")
+    fit.add_argument("output", metavar="OUT.npy")
+    fit.add_argument("--bank", type=Path, help="问题库 JSONL（默认 SHIFU_QUESTION_BANK）")
+    fit.add_argument("--epochs", type=_positive(int), default=defaults.epochs)
+    fit.add_argument("--temperature", type=_positive(float), default=defaults.temperature)
+    fit.set_defaults(func=_cmd_fit_adapter)

@@ -1,0 +1,103 @@
+"""Fit a deployment's query adapter from its question bank and its governed index.
+
+`shifu kb fit-adapter` reads the (question → cited fragment) pairs of a bank, resolves each
+citation to the searchable fragments of the index (what retrieval can return), and learns the
+contrastive adapter with the softmax over every one of those fragments. The matrix is written in
+the `SHIFU_QUERY_ADAPTER` format. Only vectors and counts are used: no question text is logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import select
+
+from shifu.errors import InvalidInput
+from shifu.knowledge.index.base import Citation
+from shifu.knowledge.query_adapter import ContrastiveFit, QueryAdapter, fit_contrastive_query_adapter
+from shifu.knowledge.question_bank import BankEntry
+from shifu.knowledge.service import KnowledgeBase
+from shifu.store.tables.knowledge import KbFragmentRow
+
+NO_PAIRS = "QUERY_ADAPTER_NO_PAIRS"
+"""Code of the error raised when no bank citation names a searchable fragment."""
+STALE_VECTORS = "QUERY_ADAPTER_STALE_VECTORS"
+"""Code of the error raised when stored vectors are missing or of another model's size."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdapterFitReport:
+    """What a fit learned from: questions and passages used, and citations that named nothing searchable."""
+
+    questions: int
+    passages: int
+    unresolved: tuple[Citation, ...]
+
+
+def fit_adapter_from_bank(
+    kb: KnowledgeBase,
+    entries: Sequence[BankEntry],
+    settings: ContrastiveFit | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[QueryAdapter, AdapterFitReport]:
+    """The contrastive adapter of the bank's questions over every searchable fragment of `kb`."""
+    fragment_ids, by_citation = _searchable(kb)
+    vectors = _stored_vectors(kb, fragment_ids, kb.parts.embedder.dim)
+    row = {fragment_id: n for n, fragment_id in enumerate(fragment_ids)}
+    answers: dict[str, set[int]] = {}
+    unresolved: set[Citation] = set()
+    for entry in entries:
+        found = by_citation.get(entry.citation)
+        if found is None:
+            unresolved.add(entry.citation)
+            continue
+        answers.setdefault(entry.question, set()).update(row[f] for f in found)
+    if not answers:
+        raise InvalidInput(
+            f"问题库的 {len(unresolved)} 个引用在索引中都找不到可检索的片段，无法训练查询适配器。",
+            code=NO_PAIRS,
+        )
+    questions = sorted(answers)
+    queries = np.stack([kb.parts.embedder.query(q) for q in questions]).astype(np.float32)
+    adapter = fit_contrastive_query_adapter(
+        queries, [sorted(answers[q]) for q in questions], vectors, settings or ContrastiveFit(), progress
+    )
+    return adapter, AdapterFitReport(len(questions), len(fragment_ids), tuple(sorted(unresolved)))
+
+
+def _searchable(kb: KnowledgeBase) -> tuple[list[str], dict[Citation, list[str]]]:
+    """Every fragment id of the index (sorted) and the ids each (document_key, locator) names."""
+    payloads = kb.parts.index.payloads()
+    by_citation: dict[Citation, list[str]] = {}
+    for fragment_id in sorted(payloads):
+        payload = payloads[fragment_id]
+        by_citation.setdefault((payload["document_key"], payload["locator"]), []).append(fragment_id)
+    return sorted(payloads), by_citation
+
+
+def _stored_vectors(kb: KnowledgeBase, fragment_ids: list[str], dim: int) -> np.ndarray:
+    """The persisted passage vectors of the fragments, in the order of `fragment_ids`."""
+    stored: dict[str, tuple[bytes | None, str | None]] = {}
+    with kb.parts.session_factory() as session:
+        for start in range(0, len(fragment_ids), 1000):
+            chunk = fragment_ids[start : start + 1000]
+            query = select(KbFragmentRow.id, KbFragmentRow.embedding, KbFragmentRow.embedding_model).where(
+                KbFragmentRow.id.in_(chunk)
+            )
+            stored.update((f, (vector, model)) for f, vector, model in session.execute(query))
+    model_id = kb.parts.embedder.model_id
+    stale = [f for f in fragment_ids if f not in stored or stored[f][0] is None or stored[f][1] != model_id]
+    if stale:
+        raise InvalidInput(
+            f"索引中有 {len(stale)} 个片段没有当前嵌入模型的向量，请先运行 `shifu kb rebuild`。",
+            code=STALE_VECTORS,
+        )
+    matrix = np.stack([np.frombuffer(stored[f][0] or b"", dtype=np.float32) for f in fragment_ids])
+    if matrix.shape[1] != dim:
+        raise InvalidInput(
+            f"存储的向量维度 {matrix.shape[1]} 与嵌入模型的维度 {dim} 不一致，请先运行 `shifu kb rebuild`。",
+            code=STALE_VECTORS,
+        )
+    return matrix
