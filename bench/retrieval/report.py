@@ -23,6 +23,8 @@ LABELS = {
     "hybrid": "hybrid — shipped engine, BM25 + dense legs, no question bank",
     "hybrid_shipped_head_only": "hybrid_shipped, sharp fusion all the way down (no tail fusion)",
     "hybrid_shipped_without_feedback": "hybrid_shipped, tail fusion without the feedback leg",
+    "hybrid_shipped_no_adapter": "hybrid_shipped weights in a deployment with the bank but no query adapter "
+    "(the adapted leg absent)",
     "hybrid_shipped": "hybrid_shipped — hybrid + question bank (memory, wide memory, focus, near legs; "
     "lexical memory when chosen), tail fusion below the top 10 (with the feedback leg when the train "
     "split chose it)",
@@ -47,9 +49,10 @@ def _comparison(comparison: dict[str, Any], header: list[str]) -> list[str]:
         f"Leg settings tried (train score): {comparison['leg_settings_tried']}. "
         f"Feedback leg settings tried with the tuned tail (train R@100; the whole tail is then re-tuned "
         f"from the best, if any beats none): {comparison.get('feedback_settings_tried', [])}. "
-        f"Query adapter (`SHIFU_QUERY_ADAPTER` format; ridge regression of gold-article vectors on train "
-        f"question vectors, ridge chosen by 5-fold train cross-validation of dense-only R@10 + R@100; "
-        f"each train question mapped by the adapter of the folds without it): "
+        f"Query adapter (`SHIFU_QUERY_ADAPTER` format; a ridge regression of gold-article vectors on "
+        f"train question vectors, or the contrastive fit whose softmax runs over every article, the fit "
+        f"chosen by 5-fold train cross-validation of dense-only R@10 + R@100; each train question "
+        f"mapped by the adapter of the folds without it): "
         f"{comparison.get('query_adapter', 'not tried')}; shipped: "
         f"{comparison.get('shipped_query_adapter', False)}. "
         f"Engine: {comparison['engine']}; `hybrid_search` end to end reproduced the offline fusion on "

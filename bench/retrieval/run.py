@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench.retrieval.adapter import choose_ridge, cross_fitted, dense_ranking
+from bench.retrieval.adapter import choose_fit, dense_ranking
 from bench.retrieval.data import REPO, bench_out_dir
 from bench.retrieval.embed_stard import MAX_CHARS, chunk_dir, passage_text
 from bench.retrieval.stard import Stard, load_stard, metrics, stopwords
@@ -182,12 +182,11 @@ def main() -> None:
     )
     bm25 = bm25_full if complete else bm25_baseline(stard, indices)
     dense = dense_ranking(stard, indices, vectors, qvec, all_q, None)
-    ridge, ridge_trials = choose_ridge(stard, indices, vectors, qvec)
-    adapters = cross_fitted(stard, indices, vectors, qvec, ridge)
+    fit, fit_trials, adapters = choose_fit(stard, indices, vectors, qvec)
     adapted = dense_ranking(stard, indices, vectors, qvec, all_q, adapters)
     settings = LEG_SETTINGS[:1] if args.quick else LEG_SETTINGS
     shipped = run_shipped(stard, indices, vectors, qvec, settings, adapters)
-    shipped["query_adapter"] = {"ridge": ridge, "ridges_tried": ridge_trials}
+    shipped["query_adapter"] = {"fit": fit, "fits_tried": fit_trials}
     methods = {
         "bm25_plain": {"all": metrics(bm25, stard.gold, all_q), "dev": metrics(bm25, stard.gold, stard.dev)},
         "dense_only": {

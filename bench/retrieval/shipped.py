@@ -409,6 +409,7 @@ def run_shipped(
         bank_grid = BANK_GRID
         trials = []
         best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float, bool] | None = None
+        unadapted: dict[int, dict[str, list[Hit]]] | None = None
         for setting in leg_grid:
             adapted = bool(setting.get("query_adapter"))
             bank_setting = {k: v for k, v in setting.items() if k != "query_adapter"}
@@ -418,6 +419,8 @@ def run_shipped(
             all_legs, p50 = collect_legs(stard, index, encoder, embedder, bank, deepest, back, chosen)
             for depth in TAIL_DEPTHS:
                 legs = truncated(all_legs, base.candidates * depth)
+                if not adapted and depth == max(TAIL_DEPTHS):
+                    unadapted = legs
                 head, head_score = tune(stard, legs, params, ALL_LEGS, bank_grid, back, bank_fields=True)
                 tuned, _ = tune_tail(stard, legs, head, depth, back)
                 train_score = objective(metrics(ranked(legs, tuned, ALL_LEGS, back), stard.gold, stard.train))
@@ -439,6 +442,7 @@ def run_shipped(
         shipped = ranked(legs, shipped_params, ALL_LEGS, back)
         head_only = ranked(legs, headless(shipped_params), ALL_LEGS, back)
         no_feedback = ranked(legs, without_feedback, ALL_LEGS, back)
+        without_adapter = _without_adapter(stard, unadapted, shipped_params, back) if adapted else None
         check = _check_product_path(
             stard, index, encoder, embedder, bank, shipped_params, back, shipped, chosen
         )
@@ -473,9 +477,26 @@ def run_shipped(
             "hybrid_shipped_head_only": evaluate(stard, head_only),
             "hybrid_shipped_without_feedback": evaluate(stard, no_feedback),
             "hybrid_shipped": evaluate(stard, shipped),
+            **({"hybrid_shipped_no_adapter": without_adapter} if without_adapter else {}),
         },
         "legs_alone": alone,
     }
+
+
+def _without_adapter(
+    stard: Stard,
+    unadapted: dict[int, dict[str, list[Hit]]] | None,
+    params: HybridParams,
+    back: dict[str, str],
+) -> dict[str, Any] | None:
+    """The shipped weights in a deployment with the bank but no adapter: every leg but the adapted one.
+
+    Needs the legs of the setting without the adapter at the shipped depth, and a tail without a
+    feedback leg (a feedback leg is collected from the adapted head, so it is not in those legs).
+    """
+    if unadapted is None or params.bank is None or (params.bank.tail and params.bank.tail.feedback):
+        return None
+    return evaluate(stard, ranked(unadapted, params, ALL_LEGS, back))
 
 
 def _public(params: HybridParams, fields: tuple[str, ...]) -> dict[str, Any]:

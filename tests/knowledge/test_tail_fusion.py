@@ -13,7 +13,14 @@ from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.fusion import rrf
 from shifu.knowledge.index.base import AccessFilter, Hit
 from shifu.knowledge.question_bank import BankEntry, embed_bank
-from shifu.knowledge.retrieval import BankParams, HybridParams, TailParams, fuse_legs, hybrid_search
+from shifu.knowledge.retrieval import (
+    WEIGHT_FIELDS,
+    BankParams,
+    HybridParams,
+    TailParams,
+    fuse_legs,
+    hybrid_search,
+)
 from shifu.knowledge.text import Bm25Encoder
 
 TAIL = TailParams(
@@ -96,9 +103,15 @@ def test_a_ranking_with_a_tail_reads_the_legs_deeper_and_asks_for_the_feedback_l
     assert feedback == [False]
 
 
+def every_leg() -> dict[str, list[Hit]]:
+    """Each leg the fusions know holds 20 hits of its own, so every weight and k shows in the order."""
+    names = ("sparse", *(name for name in WEIGHT_FIELDS if name != "feedback_dense"))
+    return {name: hits(*(f"{name}-{n}" for n in range(20))) for name in names}
+
+
 def test_the_shipped_tail_leaves_the_answer_paths_top_eight_alone() -> None:
     shipped = HybridParams()
     assert shipped.bank.tail is not None
     headless = replace(shipped, bank=replace(shipped.bank, tail=None))
-    assert fuse_legs(legs(), shipped, 8) == fuse_legs(legs(), headless, 8)
-    assert fuse_legs(legs(), shipped, 12) != fuse_legs(legs(), headless, 12)
+    assert fuse_legs(every_leg(), shipped, 8) == fuse_legs(every_leg(), headless, 8)
+    assert fuse_legs(every_leg(), shipped, 40) != fuse_legs(every_leg(), headless, 40)

@@ -75,7 +75,7 @@ class ContrastiveFit:
     """
 
     temperature: float = 0.01
-    epochs: int = 20
+    epochs: int = 40
     learning_rate: float = 1e-3
     batch: int = 128
     seed: int = 0

@@ -79,7 +79,7 @@ class TailParams:
     `head` places the same legs are fused again with their own weights and a flatter k, which
     weighs the legs' deeper hits. The head (every ranking the answer path asks for, top 8) is
     unchanged. The defaults were chosen on the STARD train split only, for Recall@100 with the
-    head fixed (bench/retrieval/run.py, 2026-12-06 evening run, query adapter configured). The
+    head fixed (bench/retrieval/run.py, run of 2026-12-06 23:30 UTC, contrastive query adapter configured). The
     feedback leg is tried on every run; in that run no setting of it beat the tail without it, so
     the default tail has none (`feedback_documents` 0).
     """
@@ -89,15 +89,15 @@ class TailParams:
     depth: int = 2
     """A ranking with a tail reads every leg this many times its length deep."""
     sparse_weight: float = 0.5
-    dense_weight: float = 2.0
-    memory_weight: float = 0.0
-    wide_weight: float = 1.5
-    focus_sparse_weight: float = 1.0
+    dense_weight: float = 1.0
+    memory_weight: float = 1.0
+    wide_weight: float = 0.25
+    focus_sparse_weight: float = 0.25
     focus_dense_weight: float = 1.0
     near_sparse_weight: float = 1.0
     near_dense_weight: float = 1.0
     lexical_memory_weight: float = 1.0
-    adapted_weight: float = 1.0
+    adapted_weight: float = 3.0
     """RRF weight of the adapted dense leg (a query adapter configured; 0 here and in the head skips it)."""
     feedback_documents: int = 0
     """Places of the head whose stored vectors move the query of the feedback leg (0: no feedback leg)."""
@@ -127,10 +127,10 @@ class BankParams:
     """How the question-bank legs are formed and fused (used only when a bank is configured).
 
     The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
-    product embeds them, tuned from equal weights (bench/retrieval/run.py, 2026-12-06 evening run).
-    The train split chose the setting with a query adapter (train R@10 + R@100 1.6456 against 1.6341
-    without one), so the adapted dense leg weighs 2; without a configured adapter that leg does not
-    run and the other legs keep these weights.
+    product embeds them, tuned from equal weights (bench/retrieval/run.py, run of 2026-12-06 23:30
+    UTC). The train split chose the setting with the contrastive query adapter (train R@10 + R@100
+    1.6780 against 1.6341 without one), so the adapted dense leg weighs 3; without a configured
+    adapter that leg does not run and the other legs keep these weights.
     """
 
     neighbours: int = 10
@@ -141,21 +141,21 @@ class BankParams:
     """Documents the focus legs are restricted to (the most voted ones)."""
     dense_weight: float = 0.5
     """RRF weight of the dense leg (the sparse BM25 leg weighs 1)."""
-    memory_weight: float = 1.0
+    memory_weight: float = 0.0
     """RRF weight of the memory leg."""
     wide_neighbours: int = 100
     """Bank questions that vote in the wide memory leg."""
     wide_weight: float = 0.5
     """RRF weight of the wide memory leg (0 skips it)."""
-    focus_sparse_weight: float = 0.5
+    focus_sparse_weight: float = 0.25
     """RRF weight of the sparse leg restricted to the voted documents."""
-    focus_dense_weight: float = 1.0
+    focus_dense_weight: float = 0.25
     """RRF weight of the dense leg restricted to the voted documents."""
     near: int = 2
     """The near legs search the cited fragments and this many neighbours on each side (by ordinal)."""
-    near_sparse_weight: float = 0.0
+    near_sparse_weight: float = 0.5
     """RRF weight of the sparse leg restricted to the cited fragments' neighbourhoods."""
-    near_dense_weight: float = 1.0
+    near_dense_weight: float = 0.5
     """RRF weight of the dense leg restricted to the cited fragments' neighbourhoods."""
     lexical_neighbours: int = 50
     """Bank questions that vote in the lexical memory leg (those sharing the most BM25 weight)."""
@@ -163,10 +163,10 @@ class BankParams:
     """A lexical neighbour's vote is its BM25 score ÷ the best one's, to this power."""
     lexical_memory_weight: float = 1.0
     """RRF weight of the lexical memory leg (0 here and in the tail skips it)."""
-    adapted_weight: float = 2.0
+    adapted_weight: float = 3.0
     """RRF weight of the dense leg whose query vector the query adapter mapped (0 here and in the tail
     skips it; it runs only when an adapter is configured)."""
-    rrf_k: int = 2
+    rrf_k: int = 3
     """RRF rank offset."""
     tail: TailParams | None = TailParams()
     """How the ranking continues below its head (None: the sharp fusion all the way down)."""
