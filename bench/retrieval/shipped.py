@@ -409,7 +409,7 @@ def run_shipped(
         bank_grid = BANK_GRID
         trials = []
         best: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]], float, bool] | None = None
-        unadapted: dict[int, dict[str, list[Hit]]] | None = None
+        unadapted: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]]] | None = None
         for setting in leg_grid:
             adapted = bool(setting.get("query_adapter"))
             bank_setting = {k: v for k, v in setting.items() if k != "query_adapter"}
@@ -419,8 +419,6 @@ def run_shipped(
             all_legs, p50 = collect_legs(stard, index, encoder, embedder, bank, deepest, back, chosen)
             for depth in TAIL_DEPTHS:
                 legs = truncated(all_legs, base.candidates * depth)
-                if not adapted and depth == max(TAIL_DEPTHS):
-                    unadapted = legs
                 head, head_score = tune(stard, legs, params, ALL_LEGS, bank_grid, back, bank_fields=True)
                 tuned, _ = tune_tail(stard, legs, head, depth, back)
                 train_score = objective(metrics(ranked(legs, tuned, ALL_LEGS, back), stard.gold, stard.train))
@@ -429,6 +427,8 @@ def run_shipped(
                      "train_R@10+R@100": round(train_score, 4)}
                 )  # fmt: skip
                 log.info("legs %s depth %d: tuned %s, train %.4f", setting, depth, tuned, train_score)
+                if not adapted and (unadapted is None or train_score > unadapted[0]):
+                    unadapted = (train_score, tuned, legs)
                 if best is None or train_score > best[0]:
                     best = (train_score, tuned, legs, p50, adapted)
         assert best is not None
@@ -442,7 +442,7 @@ def run_shipped(
         shipped = ranked(legs, shipped_params, ALL_LEGS, back)
         head_only = ranked(legs, headless(shipped_params), ALL_LEGS, back)
         no_feedback = ranked(legs, without_feedback, ALL_LEGS, back)
-        without_adapter = _without_adapter(stard, unadapted, shipped_params, back) if adapted else None
+        without_adapter = _without_adapter(stard, index, encoder, embedder, bank, back, unadapted)
         check = _check_product_path(
             stard, index, encoder, embedder, bank, shipped_params, back, shipped, chosen
         )
@@ -468,6 +468,7 @@ def run_shipped(
         "hybrid_params": _public(plain_params, ("candidates", "dense_weight", "rrf_k")),
         "shipped_params": {"candidates": shipped_params.candidates, **asdict(shipped_params.bank)},
         "shipped_query_adapter": adapted,
+        **({"without_adapter": without_adapter} if without_adapter else {}),
         "leg_settings_tried": trials,
         "feedback_settings_tried": feedback_trials,
         "engine": {"build_s": round(build_s, 1), "legs_p50_ms": round(p50, 2)},
@@ -477,7 +478,7 @@ def run_shipped(
             "hybrid_shipped_head_only": evaluate(stard, head_only),
             "hybrid_shipped_without_feedback": evaluate(stard, no_feedback),
             "hybrid_shipped": evaluate(stard, shipped),
-            **({"hybrid_shipped_no_adapter": without_adapter} if without_adapter else {}),
+            **({"hybrid_shipped_no_adapter": without_adapter["result"]} if without_adapter else {}),
         },
         "legs_alone": alone,
     }
@@ -485,18 +486,29 @@ def run_shipped(
 
 def _without_adapter(
     stard: Stard,
-    unadapted: dict[int, dict[str, list[Hit]]] | None,
-    params: HybridParams,
+    index: EdgeIndex,
+    encoder: Bm25Encoder,
+    embedder: CachedQueryEmbedder,
+    bank: QuestionBank,
     back: dict[str, str],
+    unadapted: tuple[float, HybridParams, dict[int, dict[str, list[Hit]]]] | None,
 ) -> dict[str, Any] | None:
-    """The shipped weights in a deployment with the bank but no adapter: every leg but the adapted one.
+    """A deployment with the bank but no adapter: the best train weights of the settings without one.
 
-    Needs the legs of the setting without the adapter at the shipped depth, and a tail without a
-    feedback leg (a feedback leg is collected from the adapted head, so it is not in those legs).
+    Tuned like the shipped fusion (head, then tail) but without the feedback search, which is tried for
+    the winning setting only. The product ships these weights for deployments without an adapter.
     """
-    if unadapted is None or params.bank is None or (params.bank.tail and params.bank.tail.feedback):
+    if unadapted is None:
         return None
-    return evaluate(stard, ranked(unadapted, params, ALL_LEGS, back))
+    _, params, legs = unadapted
+    found = ranked(legs, params, ALL_LEGS, back)
+    return {
+        "params": {"candidates": params.candidates, **asdict(params.bank)},
+        "result": evaluate(stard, found),
+        "product_path_check": _check_product_path(
+            stard, index, encoder, embedder, bank, params, back, found, None
+        ),
+    }
 
 
 def _public(params: HybridParams, fields: tuple[str, ...]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from shifu.knowledge.query_adapter import (
     save_query_adapter,
 )
 from shifu.knowledge.question_bank import BankEntry, embed_bank
-from shifu.knowledge.retrieval import HybridParams, hybrid_legs
+from shifu.knowledge.retrieval import BANK_WITHOUT_ADAPTER, HybridParams, hybrid_legs
 from shifu.knowledge.service import open_knowledge_base
 from shifu.knowledge.text import Bm25Encoder
 
@@ -187,8 +187,14 @@ def test_a_configured_adapter_is_loaded_and_a_bad_one_fails_at_startup(
     base = open_knowledge_base(replace(settings, query_adapter=good), session_factory, embedder=embedder)
     try:
         assert base.adapter is not None and base.adapter.matrix.shape == (embedder.dim, embedder.dim)
+        assert base.params == HybridParams()
     finally:
         base.close()
+    without = open_knowledge_base(settings, session_factory, embedder=embedder)
+    try:
+        assert without.adapter is None and without.params == HybridParams(bank=BANK_WITHOUT_ADAPTER)
+    finally:
+        without.close()
     bad = tmp_path / "bad.npy"
     np.save(bad, np.eye(3, dtype=np.float32))
     with pytest.raises(ConfigurationError, match=r"bad\.npy"):

@@ -79,9 +79,9 @@ class TailParams:
     `head` places the same legs are fused again with their own weights and a flatter k, which
     weighs the legs' deeper hits. The head (every ranking the answer path asks for, top 8) is
     unchanged. The defaults were chosen on the STARD train split only, for Recall@100 with the
-    head fixed (bench/retrieval/run.py, run of 2026-12-06 23:30 UTC, contrastive query adapter configured). The
-    feedback leg is tried on every run; in that run no setting of it beat the tail without it, so
-    the default tail has none (`feedback_documents` 0).
+    head fixed (bench/retrieval/run.py, run of 2026-12-06 23:30 UTC, contrastive query adapter
+    configured). The feedback leg is tried on every run; in that run no setting of it beat the
+    tail without it, so the default tail has none (`feedback_documents` 0).
     """
 
     head: int = 10
@@ -197,6 +197,56 @@ class HybridParams:
     def k(self, with_bank: bool) -> int:
         """RRF rank offset of the fusion that runs."""
         return self.bank.rrf_k if with_bank else self.rrf_k
+
+
+BANK_WITHOUT_ADAPTER = BankParams(
+    neighbours=10,
+    power=4.0,
+    focus_documents=3,
+    dense_weight=1.5,
+    memory_weight=1.5,
+    wide_neighbours=100,
+    wide_weight=1.0,
+    focus_sparse_weight=0.5,
+    focus_dense_weight=1.5,
+    near=2,
+    near_sparse_weight=0.5,
+    near_dense_weight=1.0,
+    lexical_neighbours=50,
+    lexical_power=1.0,
+    lexical_memory_weight=1.0,
+    adapted_weight=3.0,
+    rrf_k=2,
+    tail=TailParams(
+        head=10,
+        depth=2,
+        sparse_weight=0.5,
+        dense_weight=2.0,
+        memory_weight=0.0,
+        wide_weight=1.0,
+        focus_sparse_weight=1.0,
+        focus_dense_weight=1.0,
+        near_sparse_weight=0.5,
+        near_dense_weight=1.0,
+        lexical_memory_weight=1.0,
+        adapted_weight=0.0,
+        feedback_documents=0,
+        feedback_mix=1.0,
+        feedback_weight=0.5,
+        rrf_k=30,
+    ),
+)
+"""The bank fusion of a deployment with a question bank but no query adapter: the best train weights
+of the leg settings without an adapter in the same STARD run as `BankParams`' defaults (the run of
+2026-12-06 23:30 UTC; train R@10 + R@100 1.6341). Weights tuned beside the adapted leg lose recall
+without it (dev R@10 0.711 and R@100 0.897 against 0.729 and 0.905 with these); the adapted weights
+here are never used, as that leg runs only with an adapter."""
+
+
+def shipped_params(adapter_configured: bool) -> HybridParams:
+    """The fusion a deployment runs: `BankParams`' defaults with a query adapter, else
+    `BANK_WITHOUT_ADAPTER`."""
+    return HybridParams() if adapter_configured else HybridParams(bank=BANK_WITHOUT_ADAPTER)
 
 
 def votes(neighbours: list[Neighbour], power: float) -> tuple[dict[Citation, float], dict[str, float]]:

@@ -31,7 +31,7 @@ from shifu.knowledge.parts import KnowledgeParts, is_indexable
 from shifu.knowledge.query_adapter import QueryAdapter, load_query_adapter
 from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
-from shifu.knowledge.retrieval import HybridParams, hybrid_search
+from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
 from shifu.knowledge.text import Bm25Encoder
 from shifu.nlp.lay_words import statute_words
 from shifu.store.engine import transaction
@@ -360,7 +360,7 @@ def open_knowledge_base(
         encoder=Bm25Encoder(),
         originals_dir=settings.data_dir / "originals",
     )
-    return KnowledgeBase(parts, bank=bank, adapter=adapter)
+    return KnowledgeBase(parts, shipped_params(adapter is not None), bank=bank, adapter=adapter)
 
 
 def load_question_bank(settings: Settings, embedder: Embedder) -> QuestionBank | None:
