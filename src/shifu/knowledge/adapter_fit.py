@@ -17,7 +17,7 @@ from sqlalchemy import select
 from shifu.errors import InvalidInput
 from shifu.knowledge.index.base import Citation
 from shifu.knowledge.query_adapter import ContrastiveFit, QueryAdapter, fit_contrastive_query_adapter
-from shifu.knowledge.question_bank import BankEntry
+from shifu.knowledge.question_bank import BankEntry, QueryTexts
 from shifu.knowledge.service import KnowledgeBase
 from shifu.store.tables.knowledge import KbFragmentRow
 
@@ -60,7 +60,7 @@ def fit_adapter_from_bank(
             code=NO_PAIRS,
         )
     questions = sorted(answers)
-    queries = np.stack([kb.parts.embedder.query(q) for q in questions]).astype(np.float32)
+    queries = np.asarray(QueryTexts(kb.parts.embedder).passages(questions), dtype=np.float32)
     adapter = fit_contrastive_query_adapter(
         queries, [sorted(answers[q]) for q in questions], vectors, settings or ContrastiveFit(), progress
     )
@@ -70,11 +70,12 @@ def fit_adapter_from_bank(
 def _searchable(kb: KnowledgeBase) -> tuple[list[str], dict[Citation, list[str]]]:
     """Every fragment id of the index (sorted) and the ids each (document_key, locator) names."""
     payloads = kb.parts.index.payloads()
+    fragment_ids = sorted(payloads)
     by_citation: dict[Citation, list[str]] = {}
-    for fragment_id in sorted(payloads):
+    for fragment_id in fragment_ids:
         payload = payloads[fragment_id]
         by_citation.setdefault((payload["document_key"], payload["locator"]), []).append(fragment_id)
-    return sorted(payloads), by_citation
+    return fragment_ids, by_citation
 
 
 def _stored_vectors(kb: KnowledgeBase, fragment_ids: list[str], dim: int) -> np.ndarray:
