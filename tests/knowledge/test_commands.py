@@ -9,15 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 from kb_support import policy, seed_org, write_doc
+from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
 from shifu.errors import InvalidInput
 from shifu.knowledge import commands
-from shifu.knowledge.adapter_fit import NO_PAIRS
+from shifu.knowledge.adapter_fit import NO_PAIRS, STALE_VECTORS
 from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.query_adapter import load_query_adapter
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
+from shifu.store.engine import transaction
+from shifu.store.tables.knowledge import KbFragmentRow
 
 
 def _run(argv: list[str]) -> int:
@@ -143,3 +146,33 @@ def test_fit_adapter_refuses_a_bank_that_names_nothing_searchable(
     assert "SHIFU_QUESTION_BANK" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         _run(["kb", "fit-adapter", str(output), "--bank", str(bank), "--epochs", "0"])
+
+
+def test_fit_adapter_asks_for_a_rebuild_when_stored_vectors_are_another_models(
+    session_factory: sessionmaker[Session], tmp_path: Path
+) -> None:
+    seed_org(session_factory)
+    path = write_doc(tmp_path, "xiaofang", "## 一、巡检\n\n每日巡检消防通道。\n", **policy("消防"))
+    assert _run(["kb", "ingest", str(path), "--space", "space-all-staff"]) == 0
+    with transaction(session_factory) as session:
+        session.execute(update(KbFragmentRow).values(embedding_model="another-model"))
+    bank = tmp_path / "bank.jsonl"
+    bank.write_text(
+        '{"question": "消防多久巡一次", "document_key": "xiaofang", "locator": "一、巡检"}\n', "utf-8"
+    )
+    output = tmp_path / "adapter.npy"
+    with pytest.raises(InvalidInput) as error:
+        _run(["kb", "fit-adapter", str(output), "--bank", str(bank)])
+    assert error.value.code == STALE_VECTORS and "rebuild" in error.value.message and not output.exists()
+
+
+def test_fit_adapter_on_an_empty_index_names_the_unresolved_citations(
+    settings: Settings, tmp_path: Path
+) -> None:
+    bank = tmp_path / "bank.jsonl"
+    bank.write_text(
+        '{"question": "消防多久巡一次", "document_key": "xiaofang", "locator": "一、巡检"}\n', "utf-8"
+    )
+    with pytest.raises(InvalidInput) as error:
+        _run(["kb", "fit-adapter", str(tmp_path / "adapter.npy"), "--bank", str(bank)])
+    assert error.value.code == NO_PAIRS

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from shifu.errors import InvalidInput
 from shifu.knowledge.index.base import Citation
+from shifu.knowledge.parts import stored_vector
 from shifu.knowledge.query_adapter import ContrastiveFit, QueryAdapter, fit_contrastive_query_adapter
 from shifu.knowledge.question_bank import BankEntry, QueryTexts
 from shifu.knowledge.service import KnowledgeBase
@@ -24,7 +25,7 @@ from shifu.store.tables.knowledge import KbFragmentRow
 NO_PAIRS = "QUERY_ADAPTER_NO_PAIRS"
 """Code of the error raised when no bank citation names a searchable fragment."""
 STALE_VECTORS = "QUERY_ADAPTER_STALE_VECTORS"
-"""Code of the error raised when stored vectors are missing or of another model's size."""
+"""Code of the error raised when stored vectors are missing or were made by another model."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,6 @@ def fit_adapter_from_bank(
 ) -> tuple[QueryAdapter, AdapterFitReport]:
     """The contrastive adapter of the bank's questions over every searchable fragment of `kb`."""
     fragment_ids, by_citation = _searchable(kb)
-    vectors = _stored_vectors(kb, fragment_ids, kb.parts.embedder.dim)
     row = {fragment_id: n for n, fragment_id in enumerate(fragment_ids)}
     answers: dict[str, set[int]] = {}
     unresolved: set[Citation] = set()
@@ -59,6 +59,7 @@ def fit_adapter_from_bank(
             f"问题库的 {len(unresolved)} 个引用在索引中都找不到可检索的片段，无法训练查询适配器。",
             code=NO_PAIRS,
         )
+    vectors = _stored_vectors(kb, fragment_ids)
     questions = sorted(answers)
     queries = np.asarray(QueryTexts(kb.parts.embedder).passages(questions), dtype=np.float32)
     adapter = fit_contrastive_query_adapter(
@@ -78,27 +79,20 @@ def _searchable(kb: KnowledgeBase) -> tuple[list[str], dict[Citation, list[str]]
     return fragment_ids, by_citation
 
 
-def _stored_vectors(kb: KnowledgeBase, fragment_ids: list[str], dim: int) -> np.ndarray:
+def _stored_vectors(kb: KnowledgeBase, fragment_ids: list[str]) -> np.ndarray:
     """The persisted passage vectors of the fragments, in the order of `fragment_ids`."""
-    stored: dict[str, tuple[bytes | None, str | None]] = {}
+    model_id = kb.parts.embedder.model_id
+    stored: dict[str, np.ndarray | None] = {}
     with kb.parts.session_factory() as session:
         for start in range(0, len(fragment_ids), 1000):
             chunk = fragment_ids[start : start + 1000]
-            query = select(KbFragmentRow.id, KbFragmentRow.embedding, KbFragmentRow.embedding_model).where(
-                KbFragmentRow.id.in_(chunk)
-            )
-            stored.update((f, (vector, model)) for f, vector, model in session.execute(query))
-    model_id = kb.parts.embedder.model_id
-    stale = [f for f in fragment_ids if f not in stored or stored[f][0] is None or stored[f][1] != model_id]
+            rows = session.scalars(select(KbFragmentRow).where(KbFragmentRow.id.in_(chunk)))
+            stored.update((row.id, stored_vector(row, model_id)) for row in rows)
+    vectors = [stored.get(f) for f in fragment_ids]
+    stale = sum(1 for vector in vectors if vector is None)
     if stale:
         raise InvalidInput(
-            f"索引中有 {len(stale)} 个片段没有当前嵌入模型的向量，请先运行 `shifu kb rebuild`。",
+            f"索引中有 {stale} 个片段没有当前嵌入模型的向量，请先运行 `shifu kb rebuild`。",
             code=STALE_VECTORS,
         )
-    matrix = np.stack([np.frombuffer(stored[f][0] or b"", dtype=np.float32) for f in fragment_ids])
-    if matrix.shape[1] != dim:
-        raise InvalidInput(
-            f"存储的向量维度 {matrix.shape[1]} 与嵌入模型的维度 {dim} 不一致，请先运行 `shifu kb rebuild`。",
-            code=STALE_VECTORS,
-        )
-    return matrix
+    return np.stack([vector for vector in vectors if vector is not None])

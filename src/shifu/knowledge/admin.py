@@ -11,7 +11,14 @@ from tqdm import tqdm
 
 from shifu.knowledge.index.base import GOVERNANCE_FIELDS, RETRIEVAL_FIELDS
 from shifu.knowledge.labels import is_stale, relabel
-from shifu.knowledge.parts import KnowledgeParts, embedding_text, index_point, is_indexable, payload_for
+from shifu.knowledge.parts import (
+    KnowledgeParts,
+    embedding_text,
+    index_point,
+    is_indexable,
+    payload_for,
+    stored_vector,
+)
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
 
@@ -136,9 +143,7 @@ def rebuild(parts: KnowledgeParts, *, progress: bool = False) -> RebuildReport:
     """Relabel, then clear the index and re-add every governed fragment from stored vectors (idempotent)."""
     relabelled = _relabel_current(parts)
     governed = _governed(parts)
-    stale = [
-        (f, d) for f, d in governed if f.embedding is None or f.embedding_model != parts.embedder.model_id
-    ]
+    stale = [(f, d) for f, d in governed if stored_vector(f, parts.embedder.model_id) is None]
     if stale:
         vectors = parts.embedder.passages([embedding_text(d, f) for f, d in stale])
         with transaction(parts.session_factory) as session:

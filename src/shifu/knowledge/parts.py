@@ -72,6 +72,13 @@ def payload_for(document: KbDocumentRow, fragment: KbFragmentRow) -> dict[str, A
     }
 
 
+def stored_vector(fragment: KbFragmentRow, model_id: str) -> np.ndarray | None:
+    """The fragment's persisted dense vector, or None when it has none or another model made it."""
+    if fragment.embedding is None or fragment.embedding_model != model_id:
+        return None
+    return np.frombuffer(fragment.embedding, dtype=np.float32)
+
+
 def index_point(parts: KnowledgeParts, document: KbDocumentRow, fragment: KbFragmentRow) -> IndexPoint:
     """The index point of a fragment, from its persisted embedding (never re-embedded here)."""
     if fragment.embedding is None:
