@@ -15,7 +15,7 @@ Kept apart from the service so the benchmark ranks STARD with exactly the code t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -129,8 +129,8 @@ class BankParams:
     The defaults were chosen on the STARD train split only, full corpus, passages embedded as the
     product embeds them, tuned from equal weights (bench/retrieval/run.py, run of 2026-12-06 23:30
     UTC). The train split chose the setting with the contrastive query adapter (train R@10 + R@100
-    1.6780 against 1.6341 without one), so the adapted dense leg weighs 3; without a configured
-    adapter that leg does not run and the other legs keep these weights.
+    1.6780 against 1.6341 without one), so the adapted dense leg weighs 3. A deployment without a
+    configured adapter runs `BANK_WITHOUT_ADAPTER` instead.
     """
 
     neighbours: int = 10
@@ -199,48 +199,32 @@ class HybridParams:
         return self.bank.rrf_k if with_bank else self.rrf_k
 
 
-BANK_WITHOUT_ADAPTER = BankParams(
-    neighbours=10,
-    power=4.0,
-    focus_documents=3,
+BANK_WITHOUT_ADAPTER = replace(
+    BankParams(),
     dense_weight=1.5,
     memory_weight=1.5,
-    wide_neighbours=100,
     wide_weight=1.0,
     focus_sparse_weight=0.5,
     focus_dense_weight=1.5,
-    near=2,
-    near_sparse_weight=0.5,
     near_dense_weight=1.0,
-    lexical_neighbours=50,
-    lexical_power=1.0,
-    lexical_memory_weight=1.0,
-    adapted_weight=3.0,
     rrf_k=2,
-    tail=TailParams(
-        head=10,
-        depth=2,
-        sparse_weight=0.5,
+    tail=replace(
+        TailParams(),
         dense_weight=2.0,
         memory_weight=0.0,
         wide_weight=1.0,
         focus_sparse_weight=1.0,
-        focus_dense_weight=1.0,
         near_sparse_weight=0.5,
-        near_dense_weight=1.0,
-        lexical_memory_weight=1.0,
         adapted_weight=0.0,
-        feedback_documents=0,
-        feedback_mix=1.0,
-        feedback_weight=0.5,
         rrf_k=30,
     ),
 )
 """The bank fusion of a deployment with a question bank but no query adapter: the best train weights
 of the leg settings without an adapter in the same STARD run as `BankParams`' defaults (the run of
-2026-12-06 23:30 UTC; train R@10 + R@100 1.6341). Weights tuned beside the adapted leg lose recall
-without it (dev R@10 0.711 and R@100 0.897 against 0.729 and 0.905 with these); the adapted weights
-here are never used, as that leg runs only with an adapter."""
+2026-12-06 23:30 UTC; train R@10 + R@100 1.6341), written as its differences from those defaults.
+Weights tuned beside the adapted leg lose recall without it (dev R@10 0.711 and R@100 0.897 against
+0.729 and 0.905 with these); the adapted leg's weight never counts here, as it runs only with an
+adapter."""
 
 
 def shipped_params(adapter_configured: bool) -> HybridParams:
