@@ -56,12 +56,14 @@ def _tasks(today: date) -> list[TaskRow]:
 
 
 def _practice(today: date) -> list[PracticeRecordRow]:
+    """Practice of the 华府 team and of 赵六; 孙八's waits for 复盘 since midnight today, so
+    "这周/本月没复盘的人" has someone to list even on a Monday or on the first of a month."""
     rows = [
-        ("p-zs-1", "u-zhangsan", HUAFU, "业主投诉接待话术", 86.0, 3, True),
-        ("p-zs-2", "u-zhangsan", HUAFU, "电梯困人应急处置", 72.0, 1, False),
-        ("p-sb-1", "u-sunba", HUAFU, "消防巡检标准流程", 65.0, 2, False),
-        ("p-zj-1", "u-zhoujiu", HUAFU, "业主投诉接待话术", 78.0, 1, False),
-        ("p-zl-1", "u-zhaoliu", JIANGWAN, "装修管理规范", 90.0, 2, False),
+        ("p-zs-1", "u-zhangsan", HUAFU, "业主投诉接待话术", 86.0, 3, 10, True),
+        ("p-zs-2", "u-zhangsan", HUAFU, "电梯困人应急处置", 72.0, 1, 10, False),
+        ("p-sb-1", "u-sunba", HUAFU, "消防巡检标准流程", 65.0, 0, 0, False),
+        ("p-zj-1", "u-zhoujiu", HUAFU, "业主投诉接待话术", 78.0, 1, 10, False),
+        ("p-zl-1", "u-zhaoliu", JIANGWAN, "装修管理规范", 90.0, 2, 10, False),
     ]
     return [
         PracticeRecordRow(
@@ -71,11 +73,11 @@ def _practice(today: date) -> list[PracticeRecordRow]:
             user_id=user,
             course_title=course,
             score=score,
-            practiced_at=_at(today - timedelta(days=days_ago), 10),
+            practiced_at=_at(today - timedelta(days=days_ago), hour),
             review_done=done,
-            reviewed_at=_at(today - timedelta(days=days_ago), 16) if done else None,
+            reviewed_at=_at(today - timedelta(days=days_ago), hour + 6) if done else None,
         )
-        for record_id, user, project, course, score, days_ago, done in rows
+        for record_id, user, project, course, score, days_ago, hour, done in rows
     ]
 
 
