@@ -101,6 +101,9 @@ def test_an_instance_named_before_这种_is_not_the_subject() -> None:
         ("震级", "芦山6.1级地震造成多人受伤。", 1.0),
         ("主演", "六界帝君应渊（成毅饰）与颜淡（杨紫饰）", 1.0),
         ("主演", "小区外墙装饰工程由维修部负责。", 0.0),
+        ("举办", "消防演练于每季度末在地下车库举行。", 1.0),
+        ("召开", "项目例会每周一上午举行。", 1.0),
+        ("举办", "业主大会的决定对业主具有约束力。", 0.0),
     ],
 )
 def test_term_coverage(term: str, haystack: str, coverage: float) -> None:

@@ -97,6 +97,14 @@ def test_identifiers_pin_the_question_down() -> None:
     assert question_identifiers("M1芯片的设计师是谁") == ("M1",)
 
 
+def test_an_identifier_may_be_written_with_its_letters_and_digits_apart() -> None:
+    assert names_identifiers("OpenAI正式发布GPT-4。", ("GPT4",))
+    assert names_identifiers("CVPR 2022在美国新奥尔良举行。", ("CVPR2022",))
+    assert names_identifiers("A3栋外墙维修完成。", ("A3",))
+    assert not names_identifiers("OpenAI正式发布GPT-40。", ("GPT4",))
+    assert not names_identifiers("CVPR 2023在加拿大温哥华举行。", ("CVPR2022",))
+
+
 def test_a_sentence_dated_to_another_year_only_is_about_that_year() -> None:
     years = question_years("2021年全国出生人口多少")
     assert years == frozenset({2021})
@@ -354,6 +362,13 @@ def test_a_place_word_is_a_place_not_a_generic_word_or_the_words_before_it() -> 
     sentence = "葬礼将于3日举行，地点在莫斯科工会大厦圆柱大厅。"
     assert "莫斯科工会大厦" in answer_spans(AnswerKind.PLACE, sentence, "葬礼将在哪里举行？")
     assert answer_spans(AnswerKind.PLACE, "请到中山路88号物业服务中心办理。", "在哪里办理")
+
+
+def test_where_an_event_is_held_is_a_place_it_is_held_in() -> None:
+    question = "2022世界5G大会举办的地点是哪里"
+    attended = "中国铁塔董事长出席2022世界5G大会开幕式，并在大会主论坛上作主旨演讲。"
+    assert answer_spans(AnswerKind.PLACE, attended, question) == []
+    assert answer_spans(AnswerKind.PLACE, "2022世界5G大会在哈尔滨举办。", question) == ["哈尔滨"]
 
 
 def test_a_time_of_day_answers_when_in_the_day_not_which_day() -> None:

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
-from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS
+from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
 MIN_SCORE = 0.55
@@ -57,7 +57,8 @@ def _in_digits(term: str) -> str | None:
 
 def term_coverage(term: str, haystack: str) -> float:
     """How completely `haystack` covers `term`: exact (numerals either way: 一周岁 ~ 1周岁), a lay
-    synonym, its pieces in order, or its role stated as an act (审批人 ~ 由…审批) → 1.
+    synonym, an interchangeable word (举办 ~ 举行), its pieces in order, or its role stated as an act
+    (审批人 ~ 由…审批) → 1.
 
     Pieces may sit a few characters apart (书面通知 ~ 以书面形式通知); a long term whose
     head alone (its last two characters) is found counts half, never enough to be required.
@@ -68,6 +69,8 @@ def term_coverage(term: str, haystack: str) -> float:
     if digits is not None and digits in haystack:
         return 1.0
     if any(synonym in haystack for synonym in LAY_SYNONYMS.get(term, ())):
+        return 1.0
+    if any(word in haystack for word in interchangeable(term)):
         return 1.0
     if _gapped(term).search(haystack) or _filled_by_its_act(term, haystack):
         return 1.0

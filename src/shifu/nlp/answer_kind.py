@@ -231,9 +231,11 @@ _LABEL = re.compile(
 _LEADING_CLAUSE = re.compile(r"^.*(?:在|位于|于|到|赴)(?=[\u4e00-\u9fff]{2})")
 """地点在莫斯科工会大厦 → 莫斯科工会大厦: a place word's match may start with the words that lead to it."""
 _ASKS_WHERE_IT_HAPPENS = re.compile(
-    r"(?:在哪|哪里|何地|何处|哪个城市|哪座城市).{0,3}(?:举行|举办|召开|开幕|开展|进行)|举办地|举行地"
+    r"(?:在哪|哪里|何地|何处|哪个城市|哪座城市).{0,3}(?:举行|举办|召开|开幕|开展|进行)|举办地|举行地|"
+    r"(?:举行|举办|召开)的?(?:地点|城市)"
 )
-"""在哪举办 asks where an event takes place: a place named for something else does not answer it."""
+"""在哪举办 and 举办的地点 ask where an event takes place: a place named for something else does not
+answer it."""
 _LOCATIVE_BEFORE = re.compile(
     r"(?:在|于|到|赴|至|从|往|抵达|位于|落户|来自|飞往|前往|移师|定在|选在|落地)\s*$"
 )

@@ -65,11 +65,21 @@ def names_other_year(text: str, years: frozenset[int]) -> bool:
     return bool(stated) and not stated & years
 
 
+_LATIN_AND_DIGITS = re.compile(r"(?:[A-Za-z]+|\d+){2,}")
+_LATIN_OR_DIGITS = re.compile(r"[A-Za-z]+|\d+")
+
+
 def _identifier_pattern(identifier: str) -> re.Pattern[str]:
-    """The identifier as a whole: 500米 is not the end of 1500米, 3号 not the start of 30号."""
+    """The identifier as a whole: 500米 is not the end of 1500米, 3号 not the start of 30号.
+
+    Letters and digits may be written apart: GPT4 is GPT-4, CVPR2022 is CVPR 2022.
+    """
     before = r"(?<!\d)(?<!\d\.)" if identifier[0].isdigit() else ""
     after = r"(?!\.?\d)" if identifier[-1].isdigit() else ""
-    return re.compile(before + re.escape(identifier) + after, re.IGNORECASE)
+    apart = _LATIN_AND_DIGITS.fullmatch(identifier) is not None
+    spelled = _LATIN_OR_DIGITS.findall(identifier) if apart else [identifier]
+    body = r"[\s\-_]?".join(re.escape(piece) for piece in spelled)
+    return re.compile(before + body + after, re.IGNORECASE)
 
 
 _SPELLED_OUT = {

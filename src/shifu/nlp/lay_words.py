@@ -75,6 +75,16 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 """Short names news and staff use for what documents spell out (春晚 ~ 春节联欢晚会, 国考 ~ 公务员考试)."""
 
+INTERCHANGEABLE: tuple[frozenset[str], ...] = (frozenset({"举办", "举行", "召开"}),)
+"""Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
+evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
+
+
+def interchangeable(word: str) -> frozenset[str]:
+    """The words a text may use instead of `word` (empty when it has none)."""
+    return next((group - {word} for group in INTERCHANGEABLE if word in group), frozenset())
+
+
 LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **ABBREVIATIONS,
     "开幕式": ("开闭幕式",),
