@@ -31,6 +31,7 @@ from shifu.nlp.names import NameKind, proper_names
         ("小区有多少个车位", AnswerKind.NUMBER),
         ("这次比赛的冠军", AnswerKind.NAME),
         ("新吉祥物叫什么", AnswerKind.NAME),
+        ("今年安全月的口号是什么", AnswerKind.NAME),
         ("装修有什么规定", None),
         ("业主投诉怎么处理", None),
         ("这部剧的主演有哪些", AnswerKind.PERSON),
