@@ -69,6 +69,15 @@ def test_the_sentence_in_the_documents_words_for_a_lay_word_is_quoted() -> None:
     assert any(span.startswith("周六、周日") for span in spans)
 
 
+def test_the_sentence_sharing_most_of_the_question_is_quoted_though_others_come_first() -> None:
+    text = (
+        "全国早稻产量560亿斤，比上年增加14亿斤。全国夏粮产量2919亿斤，比上年增加62亿斤。"
+        "全国秋粮产量10178亿斤，比上年增加191亿斤。全年粮食总产量达到13657亿斤，比上年增加267亿斤。"
+    )
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, text, "2021年全国粮食总产量是多少？")
+    assert spans[0] == "全年粮食总产量达到13657亿斤，比上年增加267亿斤。"
+
+
 LIMITS = (
     "训练指派应符合以下频次和数量要求：\n\n"
     "1. 老员工每月至少指派1项训练。\n"

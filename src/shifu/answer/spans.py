@@ -121,8 +121,9 @@ def _question_pairs(question: str) -> set[str]:
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
-    With the question given, sentences sharing more of its wording come first (kept in text
-    order), so an amount answer quotes the sentence about the thing asked, not every amount.
+    With the question given, sentences sharing more of its wording come first (text order among
+    equals), so an amount answer quotes the sentence about the thing asked, not every amount, and
+    the sentence closest to the question is quoted even when three others state a figure before it.
     """
     spoken = sentences(text)
     if question and asks_frequency(question):
@@ -147,6 +148,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         best = max(_overlap(s, pairs) for s in marked)
         if best > 0:
             marked = [s for s in marked if _overlap(s, pairs) * 2 >= best]
+            marked.sort(key=lambda s: -_overlap(s, pairs))
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
         return _with_lead_ins(_with_listed_items(chosen, text), spoken)
