@@ -17,7 +17,7 @@ from shifu.context.identity import Principal
 from shifu.contracts.messages import AgentRequest, AgentResponse
 from shifu.demo.domain_seed import seed_domain
 from shifu.demo.org_seed import DEMO_SPACES, TENANT_ID, actor, actor_keys, seed_org
-from shifu.errors import NotFound
+from shifu.errors import ConfigurationError, NotFound, Unauthenticated
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 from shifu.store.engine import make_engine, make_session_factory, transaction
 from shifu.store.migrate import upgrade
@@ -135,5 +135,12 @@ def ask_as(
     try:
         request = AgentRequest(text=text, conversation_id=conversation_id)
         return services.run_message_sync(principal, client, request)
+    except Unauthenticated as exc:
+        # In-process there is no token to expire: the actor is missing from the store.
+        raise ConfigurationError(
+            f"演示数据尚未初始化（{settings.data_dir} 中没有演示身份）："
+            "请先运行 shifu demo up 或 make serve。",
+            code="DEMO_NOT_SEEDED",
+        ) from exc
     finally:
         services.close()
