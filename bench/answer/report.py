@@ -233,7 +233,11 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "is asked of) was built on even passages, then its extraction was corrected (kind nouns 国家/公司, "
         "aspect verbs 开始, the WORDINGS table) after the wording of the odd questions it lost was read, "
         "not their passages, and its scope (sentence plus the one before) was set by the product's own "
-        "dev questions, where statutes name the attribute a clause before the figure):",
+        "dev questions, where statutes name the attribute a clause before the figure; later, the wording "
+        "of the odd questions rejected with no noise at all was read, not their passages, and three "
+        "fixes followed: an identifier matches with its letters and digits apart (GPT4 ~ GPT-4), 举行 "
+        "covers a question's 举办, and 口号 asks for a label; 举办的地点 asks where an event is held came "
+        "from an even passage):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
