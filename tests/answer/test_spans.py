@@ -78,6 +78,13 @@ def test_the_sentence_sharing_most_of_the_question_is_quoted_though_others_come_
     assert spans[0] == "全年粮食总产量达到13657亿斤，比上年增加267亿斤。"
 
 
+def test_every_sentence_naming_the_asked_role_is_quoted_not_only_the_one_naming_the_title() -> None:
+    text = "话剧《春风里》主演介绍：主演张伟饰演老陈，曾获戏剧梅花奖。主演李娜饰演小周。"
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, text, "《春风里》的主演是谁")
+    assert any("张伟" in span for span in spans)
+    assert any("李娜" in span for span in spans)
+
+
 LIMITS = (
     "训练指派应符合以下频次和数量要求：\n\n"
     "1. 老员工每月至少指派1项训练。\n"

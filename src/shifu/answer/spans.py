@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.answer_kind import answer_kind, states_an_answer
+from shifu.nlp.attribute import asked_attributes, wordings
 from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
@@ -18,6 +19,7 @@ from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
+from shifu.nlp.terms import question_terms
 
 _SENTENCE = re.compile(r"[^。；;！!？?\n]+[。；;！!？?]?")
 _STEP_LINE = re.compile(
@@ -118,12 +120,20 @@ def _question_pairs(question: str) -> set[str]:
     return pairs
 
 
+def _asked_attribute_wordings(question: str) -> frozenset[str]:
+    """The words stating what the question asks the span of (主演 for 《踏冰逐梦》的主演是谁)."""
+    attributes = asked_attributes(question, question_terms(question))
+    return frozenset(word for attribute in attributes for word in wordings(attribute))
+
+
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
     With the question given, sentences sharing more of its wording come first (text order among
     equals), so an amount answer quotes the sentence about the thing asked, not every amount, and
     the sentence closest to the question is quoted even when three others state a figure before it.
+    A sentence that names what a 谁/多少 question asks of (主演, 收益) stays a candidate however little
+    else of the question it repeats: the second lead actor is named in a sentence of its own.
     """
     spoken = sentences(text)
     if question and asks_frequency(question):
@@ -147,7 +157,10 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if pairs and marked:
         best = max(_overlap(s, pairs) for s in marked)
         if best > 0:
-            marked = [s for s in marked if _overlap(s, pairs) * 2 >= best]
+            attributes = _asked_attribute_wordings(question) if kind is not None else frozenset()
+            marked = [
+                s for s in marked if _overlap(s, pairs) * 2 >= best or any(word in s for word in attributes)
+            ]
             marked.sort(key=lambda s: -_overlap(s, pairs))
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
