@@ -129,9 +129,9 @@ def _asked_attribute_wordings(question: str) -> frozenset[str]:
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
-    With the question given, sentences sharing more of its wording come first (text order among
-    equals), so an amount answer quotes the sentence about the thing asked, not every amount, and
-    the sentence closest to the question is quoted even when three others state a figure before it.
+    With the question given, the sentences sharing most of its wording are chosen (quoted in text
+    order, so a lead-in still comes before its items), so an amount answer quotes the sentence
+    about the thing asked, not every amount, even when three others state a figure before it.
     A sentence that names what a 谁/多少 question asks of (主演, 收益) stays a candidate however little
     else of the question it repeats: the second lead actor is named in a sentence of its own.
     """
@@ -161,7 +161,9 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [
                 s for s in marked if _overlap(s, pairs) * 2 >= best or any(word in s for word in attributes)
             ]
-            marked.sort(key=lambda s: -_overlap(s, pairs))
+            best_first = sorted(range(len(marked)), key=lambda i: -_overlap(marked[i], pairs))
+            kept = sorted(best_first[:MAX_SENTENCES_PER_FRAGMENT])
+            marked = [marked[i] for i in kept]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
         return _with_lead_ins(_with_listed_items(chosen, text), spoken)
