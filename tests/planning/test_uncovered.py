@@ -18,6 +18,7 @@ TASKS = frozenset({ToolCode.MY_CURRENT_TASKS})
 PRACTICE = frozenset({ToolCode.MY_PRACTICE_SUMMARY})
 TEAM_PRACTICE = frozenset({ToolCode.TEAM_PRACTICE_SUMMARY})
 TEAM_RESULTS = frozenset({ToolCode.TEAM_WORK_RESULTS})
+CAPTURE = frozenset({ToolCode.CAPTURE_MEMORY_DRAFT})
 
 
 @pytest.mark.parametrize(
@@ -36,6 +37,9 @@ TEAM_RESULTS = frozenset({ToolCode.TEAM_WORK_RESULTS})
         ("团队的考勤怎么样", TEAM_PRACTICE, True),
         ("组里谁还没练习", TEAM_PRACTICE, False),
         ("组员有哪些成果没审", TEAM_RESULTS, False),  # names the team read's own topic
+        ("我这个月还能报销多少", PRACTICE, True),
+        ("帮我查一下3栋1201的欠费", CAPTURE, True),  # a lookup request is no note to draft
+        ("记一下3栋1201业主欠费三个月了", CAPTURE, False),  # a note about arrears is one
     ],
 )
 def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], uncovered: bool) -> None:
@@ -44,7 +48,15 @@ def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], unco
 
 @pytest.mark.parametrize(
     "question",
-    ["我还有几天年假没休", "我的工资条在哪看", "这个月我报销了多少钱", "我的组员有谁", "组里有哪些人"],
+    [
+        "我还有几天年假没休",
+        "我的工资条在哪看",
+        "这个月我报销了多少钱",
+        "我这个月还能报销多少",
+        "帮我查一下3栋1201的欠费",
+        "我的组员有谁",
+        "组里有哪些人",
+    ],
 )
 def test_the_planner_answers_with_capabilities_instead_of_another_record(
     deterministic: DeterministicPlanner, question: str

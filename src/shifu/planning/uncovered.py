@@ -18,7 +18,8 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("考勤", re.compile(r"考勤|打卡记录|迟到|早退")),
     ("假期余额", re.compile(r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休")),
     ("社保公积金", re.compile(r"社保.{0,2}(?:缴|交)|公积金")),
-    ("报销数据", re.compile(r"报销(?:进度|记录|到账|款)|报销了多少|报了多少")),
+    ("报销数据", re.compile(r"报销(?:进度|记录|到账|款|额度|余额)|报销了多少|报了多少|还能报(?:销)?多少")),
+    ("欠费数据", re.compile(r"欠费|欠缴|(?:缴费|交费|收费)(?:记录|情况|明细)")),
     (
         "组员名单",
         re.compile(r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"),
@@ -46,9 +47,19 @@ TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
 """What each live read is about: a question naming one of these is that tool's question."""
 
 
+_LOOKUP = re.compile(r"帮我查|帮忙查|查一下|查查|查询|查看|看一下|看看")
+"""帮我查一下3栋1201的欠费 asks to read data, not to record a note about it."""
+
+
 def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
-    """True when the live reads chosen for `question` cannot answer it (see the module docstring)."""
-    reads = [tool for tool in tools if tool in TOOL_TOPICS]
-    if not reads or uncovered_data(question) is None:
+    """True when the live reads chosen for `question` cannot answer it (see the module docstring).
+
+    A note drafted for a request to look unconnected data up (帮我查一下…的欠费) would answer a
+    different question too: the request is for the data, which no system here serves.
+    """
+    if uncovered_data(question) is None:
         return False
-    return not any(TOOL_TOPICS[tool].search(question) for tool in reads)
+    if ToolCode.CAPTURE_MEMORY_DRAFT in tools and _LOOKUP.search(question):
+        return True
+    reads = [tool for tool in tools if tool in TOOL_TOPICS]
+    return bool(reads) and not any(TOOL_TOPICS[tool].search(question) for tool in reads)
