@@ -211,6 +211,12 @@ _ASKED_SPAN = re.compile(
 that character to the next word (多久内能申请 is not about 内能)."""
 
 
+_ADDRESS = re.compile(
+    r"\d+\s*(?:栋|幢|号楼|座)(?:\s*\d+\s*单元)?(?:\s*\d+\s*(?:室|号|层))?|\d+\s*单元(?:\s*\d+\s*室?)?"
+)
+"""3栋1单元, 2号楼1201室: where a task is, which no document names (单元 would otherwise be a term)."""
+
+
 _AFTER_A_TITLE = re.compile(r"(在\s*[《“「][^》”」]{1,40}[》”」])[中里内上]")
 """在《相逢时节》中演的谁: the 中 after a title is "in", never the start of a word (中演)."""
 
@@ -230,7 +236,7 @@ def question_terms(question: str) -> QuestionTerms:
     known = vocabulary()
     found: dict[str, float] = {}
     examples: set[str] = set()
-    question = _AFTER_A_TITLE.sub(r"\1 ", question)
+    question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
     for run in (part for text in _CJK_RUN.findall(question) for part in _ASKED_SPAN.split(text) if part):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):
