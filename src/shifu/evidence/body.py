@@ -16,6 +16,7 @@ from shifu.contracts.common import ClaimType
 from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
 from shifu.nlp.condition_words import CONDITION_WORDS
+from shifu.nlp.frequency import states_frequency
 from shifu.nlp.quantities import PAY_RATE
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
@@ -286,8 +287,22 @@ def _is_prohibition_list(text: str) -> bool:
     return _has_any(lead_in, _PROHIBITION_CUES) and not _has_any(lead_in, ("步骤", "流程", "程序"))
 
 
+_CHECK_ITEM = re.compile(r"是否|有无|有没有")
+
+
+def _is_checklist_or_schedule(text: str) -> bool:
+    """A numbered list of things to check (1. 疏散通道是否畅通) or of how often things happen
+    (1. 日常巡查：每日2次) is not a procedure, unless its lead-in says it is one (按以下步骤)."""
+    first = _ORDERED_LINE.search(text)
+    if first is None or _has_any(text[: first.start()], ("步骤", "流程", "程序")):
+        return False
+    items = [line for line in text[first.start() :].splitlines() if _ORDERED_LINE.match(line)]
+    listed = [item for item in items if _CHECK_ITEM.search(item) or states_frequency(item)]
+    return len(items) >= 2 and len(listed) * 2 > len(items)
+
+
 def _supports_step(text: str) -> bool:
-    if _is_prohibition_list(text):
+    if _is_prohibition_list(text) or _is_checklist_or_schedule(text):
         return False
     if has_ordered_steps(text):
         return True
