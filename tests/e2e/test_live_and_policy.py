@@ -99,6 +99,20 @@ def test_supervisor_sees_only_the_supervised_team(actor: Any, warm_services: Ser
     assert "赵六" not in response["answer"]
 
 
+def test_a_project_named_in_the_question_is_read_or_refused_never_swapped(
+    actor: Any, warm_services: Services
+) -> None:
+    other = actor("supervisor").ask("江湾项目谁还没复盘")
+    assert other["status"] == "FORBIDDEN", other["answer"]
+    assert called(other) == set() and not other["data"].get("items")
+    assert "孙八" not in other["answer"] and "周九" not in other["answer"]
+    own = actor("supervisor").ask("华府项目谁还没复盘")
+    assert own["status"] == "COMPLETED" and called(own) == {"TEAM_PRACTICE_SUMMARY"}
+    assert "孙八" in own["answer"]
+    tasks = actor("employee").ask("江湾项目有哪些待办")
+    assert tasks["status"] == "FORBIDDEN" and called(tasks) == set()
+
+
 def test_a_supervisor_asking_about_one_member_reads_only_that_member(actor: Any) -> None:
     response = actor("supervisor").ask("张三这周练了几次")
     assert response["status"] == "COMPLETED", response["answer"]

@@ -10,7 +10,13 @@ from shifu.contracts.common import Intent, Role, ToolCode
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.entities import ExtractedEntities, PersonMention
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
-from shifu.runtime.scope import asks_about_someone_else, own_read_instead, team_read_instead
+from shifu.runtime.scope import (
+    asks_about_someone_else,
+    named_project,
+    own_read_instead,
+    scoped_to_named_project,
+    team_read_instead,
+)
 
 CTX = ExecutionContext(
     run_id="r",
@@ -138,3 +144,32 @@ def test_the_staff_read_keeps_the_questions_date_window() -> None:
 )
 def test_no_other_own_read_is_made_up(ctx: ExecutionContext, question: str, tool: ToolCode) -> None:
     assert own_read_instead(_plan(question, tool), ctx, TODAY) is None
+
+
+NAMED = CTX.model_copy(
+    update={
+        "selected_project_id": "proj-huafu",
+        "project_names": {"proj-huafu": "华府", "proj-jiangwan": "江湾"},
+    }
+)
+
+
+def test_a_question_naming_one_project_of_the_tenant_names_it() -> None:
+    assert named_project("江湾项目谁还没复盘", NAMED) == "proj-jiangwan"
+    assert named_project("谁还没复盘", NAMED) is None
+    assert named_project("华府和江湾谁还没复盘", NAMED) is None  # two projects: no single scope
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "selected"),
+    [
+        ("江湾项目有哪些待办", ToolCode.MY_CURRENT_TASKS, "proj-jiangwan"),  # the gate refuses it
+        ("江湾项目谁还没复盘", ToolCode.TEAM_PRACTICE_SUMMARY, "proj-jiangwan"),
+        ("华府项目有哪些待办", ToolCode.MY_CURRENT_TASKS, "proj-huafu"),
+        ("江湾项目的装修规定", ToolCode.KNOWLEDGE_SEARCH, "proj-huafu"),  # spaces decide knowledge
+    ],
+)
+def test_a_live_read_about_a_named_project_is_scoped_to_it(
+    question: str, tool: ToolCode, selected: str
+) -> None:
+    assert scoped_to_named_project(_plan(question, tool), NAMED).selected_project_id == selected

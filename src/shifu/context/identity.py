@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from shifu.contracts.common import Role
 from shifu.contracts.context import ExecutionContext
 from shifu.errors import ClientMismatch, ProjectNotAllowed, Unauthenticated
-from shifu.store.tables.org import AppRow, KnowledgeSpaceRow, ProjectMemberRow, UserRow
+from shifu.store.tables.org import AppRow, KnowledgeSpaceRow, ProjectMemberRow, ProjectRow, UserRow
 
 OPERATOR_PREFIX = "operator:"
 
@@ -86,6 +86,12 @@ def load_snapshot(session: Session, tenant_id: str, external_id: str) -> OrgSnap
     )
 
 
+def tenant_project_names(session: Session, tenant_id: str) -> dict[str, str]:
+    """Project id → name for every project of the tenant (the user's or not)."""
+    rows = session.scalars(select(ProjectRow).where(ProjectRow.tenant_id == tenant_id))
+    return {row.id: row.name for row in rows}
+
+
 def build_execution_context(
     session: Session,
     principal: Principal,
@@ -123,6 +129,7 @@ def build_execution_context(
         supervised_project_ids=snapshot.supervised_project_ids,
         selected_project_id=selected,
         space_ids=snapshot.space_ids,
+        project_names=tenant_project_names(session, principal.tenant_id),
         is_operator_preview=is_operator,
         now=now,
         timezone=timezone,

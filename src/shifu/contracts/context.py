@@ -38,6 +38,8 @@ class ExecutionContext(Contract):
     """Current project: the client's selection when it is one of `project_ids`."""
     space_ids: tuple[str, ...] = ()
     """Knowledge spaces the principal may read."""
+    project_names: dict[str, str] = Field(default_factory=dict)
+    """Every project of the tenant by id (proj-huafu → 华府): how a question names a project."""
     is_operator_preview: bool = False
     """True for back-office preview; such a principal never acts as a mobile user."""
     conversation_id: str | None = None

@@ -58,7 +58,12 @@ from shifu.runtime.assemble import (
 )
 from shifu.runtime.follow_up import knowledge_follow_up
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
-from shifu.runtime.scope import asks_about_someone_else, own_read_instead, team_read_instead
+from shifu.runtime.scope import (
+    asks_about_someone_else,
+    own_read_instead,
+    scoped_to_named_project,
+    team_read_instead,
+)
 from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
 from shifu.runtime.turn import TurnResult
 from shifu.tools.executor import ToolExecutor
@@ -275,7 +280,7 @@ class AgentRuntime:
             base.answer = replies.OTHER_PERSON_ANSWER
             base.reason_codes.append("OTHER_PERSON_SCOPE")
             return base
-        return self._execute(ctx, res, plan, base)
+        return self._execute(scoped_to_named_project(plan, ctx), res, plan, base)
 
     def _execute(
         self, ctx: ExecutionContext, res: Resolution, plan: SemanticQueryPlan, base: TurnResult

@@ -102,3 +102,30 @@ def own_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext, today: date
         citation_id=None,
     )
     return plan.model_copy(update={"intent": Intent.LIVE_MY_WORK, "tool_calls": calls})
+
+
+LIVE_READS = SELF_SCOPED_TOOLS | frozenset({ToolCode.TEAM_PRACTICE_SUMMARY, ToolCode.TEAM_WORK_RESULTS})
+"""Reads of live work data, each bound to the principal's projects by the policy gate."""
+
+
+def named_project(question: str, ctx: ExecutionContext) -> str | None:
+    """The one project of the tenant the question names (江湾项目谁还没复盘 → the 江湾 id), if any."""
+    named = [pid for pid, name in ctx.project_names.items() if len(name) >= 2 and name in question]
+    return named[0] if len(named) == 1 else None
+
+
+def scoped_to_named_project(plan: SemanticQueryPlan, ctx: ExecutionContext) -> ExecutionContext:
+    """A live read about a named project reads that project, or is refused: never another one's data.
+
+    "江湾项目谁还没复盘" from the supervisor of 华府 must not be answered with 华府's team. The named
+    project becomes this turn's selected project, so the policy gate decides as for a client's
+    selection: outside the principal's projects (or, for a team read, outside the supervised
+    ones) the call is refused; inside, the read is narrowed to it. Knowledge search keeps the
+    principal's spaces: a rule of another project is simply not among them.
+    """
+    if not any(call.tool in LIVE_READS for call in plan.tool_calls):
+        return ctx
+    project = named_project(plan.question, ctx)
+    if project is None or project == ctx.selected_project_id:
+        return ctx
+    return ctx.model_copy(update={"selected_project_id": project})
