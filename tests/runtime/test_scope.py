@@ -12,7 +12,7 @@ from shifu.contracts.entities import ExtractedEntities, PersonMention
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
 from shifu.runtime.scope import (
     asks_about_someone_else,
-    named_project,
+    named_projects,
     own_read_instead,
     scoped_to_named_project,
     team_read_instead,
@@ -154,10 +154,10 @@ NAMED = CTX.model_copy(
 )
 
 
-def test_a_question_naming_one_project_of_the_tenant_names_it() -> None:
-    assert named_project("江湾项目谁还没复盘", NAMED) == "proj-jiangwan"
-    assert named_project("谁还没复盘", NAMED) is None
-    assert named_project("华府和江湾谁还没复盘", NAMED) is None  # two projects: no single scope
+def test_the_projects_a_question_names_are_the_tenants_projects_by_name() -> None:
+    assert named_projects("江湾项目谁还没复盘", NAMED) == ["proj-jiangwan"]
+    assert named_projects("谁还没复盘", NAMED) == []
+    assert named_projects("华府和江湾谁还没复盘", NAMED) == ["proj-huafu", "proj-jiangwan"]
 
 
 @pytest.mark.parametrize(
@@ -167,6 +167,8 @@ def test_a_question_naming_one_project_of_the_tenant_names_it() -> None:
         ("江湾项目谁还没复盘", ToolCode.TEAM_PRACTICE_SUMMARY, "proj-jiangwan"),
         ("华府项目有哪些待办", ToolCode.MY_CURRENT_TASKS, "proj-huafu"),
         ("江湾项目的装修规定", ToolCode.KNOWLEDGE_SEARCH, "proj-huafu"),  # spaces decide knowledge
+        ("华府和江湾谁还没复盘", ToolCode.TEAM_PRACTICE_SUMMARY, "proj-jiangwan"),  # refused, not halved
+        ("把江湾项目没复盘的名单发给项目经理", ToolCode.REVIEW_DRAFT, "proj-jiangwan"),
     ],
 )
 def test_a_live_read_about_a_named_project_is_scoped_to_it(

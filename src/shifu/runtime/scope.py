@@ -104,28 +104,41 @@ def own_read_instead(plan: SemanticQueryPlan, ctx: ExecutionContext, today: date
     return plan.model_copy(update={"intent": Intent.LIVE_MY_WORK, "tool_calls": calls})
 
 
-LIVE_READS = SELF_SCOPED_TOOLS | frozenset({ToolCode.TEAM_PRACTICE_SUMMARY, ToolCode.TEAM_WORK_RESULTS})
-"""Reads of live work data, each bound to the principal's projects by the policy gate."""
+PROJECT_BOUND_TOOLS = SELF_SCOPED_TOOLS | frozenset(
+    {
+        ToolCode.TEAM_PRACTICE_SUMMARY,
+        ToolCode.TEAM_WORK_RESULTS,
+        ToolCode.REVIEW_DRAFT,
+        ToolCode.PRACTICE_ASSIGNMENT_DRAFT,
+    }
+)
+"""Reads of live work data and drafts acting on a team, each bound to the principal's projects by the
+policy gate."""
 
 
-def named_project(question: str, ctx: ExecutionContext) -> str | None:
-    """The one project of the tenant the question names (江湾项目谁还没复盘 → the 江湾 id), if any."""
-    named = [pid for pid, name in ctx.project_names.items() if len(name) >= 2 and name in question]
-    return named[0] if len(named) == 1 else None
+def named_projects(question: str, ctx: ExecutionContext) -> list[str]:
+    """The tenant's projects the question names, in id order (江湾项目谁还没复盘 → the 江湾 id)."""
+    return sorted(pid for pid, name in ctx.project_names.items() if len(name) >= 2 and name in question)
 
 
 def scoped_to_named_project(plan: SemanticQueryPlan, ctx: ExecutionContext) -> ExecutionContext:
-    """A live read about a named project reads that project, or is refused: never another one's data.
+    """A live read or team draft about a named project acts on that project, or is refused: never on
+    another one's data.
 
     "江湾项目谁还没复盘" from the supervisor of 华府 must not be answered with 华府's team. The named
     project becomes this turn's selected project, so the policy gate decides as for a client's
-    selection: outside the principal's projects (or, for a team read, outside the supervised
-    ones) the call is refused; inside, the read is narrowed to it. Knowledge search keeps the
-    principal's spaces: a rule of another project is simply not among them.
+    selection: outside the principal's projects (or, for a team tool, outside the supervised
+    ones) the call is refused; inside, it is narrowed to that project. When several projects are
+    named, the first one outside the principal's projects is selected, so the turn is refused
+    rather than answered for the others only. Knowledge search keeps the principal's spaces: a
+    rule of another project is simply not among them.
     """
-    if not any(call.tool in LIVE_READS for call in plan.tool_calls):
+    if not any(call.tool in PROJECT_BOUND_TOOLS for call in plan.tool_calls):
         return ctx
-    project = named_project(plan.question, ctx)
-    if project is None or project == ctx.selected_project_id:
-        return ctx
-    return ctx.model_copy(update={"selected_project_id": project})
+    named = named_projects(plan.question, ctx)
+    outside = [pid for pid in named if pid not in ctx.project_ids]
+    if outside:
+        return ctx.model_copy(update={"selected_project_id": outside[0]})
+    if len(named) == 1 and named[0] != ctx.selected_project_id:
+        return ctx.model_copy(update={"selected_project_id": named[0]})
+    return ctx
