@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from shifu.answer.wording import gap_text
 from shifu.contracts.common import (
     Authority,
     ClaimType,
@@ -310,6 +311,18 @@ def test_question_naming_a_version_resolves_the_version_conflict() -> None:
     )
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_a_version_no_retrieved_document_has_is_a_gap_never_answered_from_another_version() -> None:
+    p = plan("2021版报销期限是多久", [EvidenceNeed.DEADLINE], versions=["2021"])
+    decision = _evaluate(
+        p, search_result(_deadline_doc("c1", 30, "2024版"), _deadline_doc("c2", 60, "2025版"))
+    )
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    assert decision.qualified_citation_ids == ()
+    (gap,) = decision.gaps
+    assert gap.reason_code == "VERSION_NOT_FOUND" and gap.detail["versions"] == ["2021"]
+    assert "2021版" in (gap_text(gap, None) or "")
 
 
 def test_same_text_in_two_versions_is_not_a_conflict() -> None:

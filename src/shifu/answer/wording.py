@@ -91,6 +91,10 @@ def gap_text(gap: Gap, domain: str | None) -> str | None:
         return "未能取得有效的实时数据"
     if gap.reason_code in ("SOURCE_CONFLICT", "VERSION_CONFLICT"):
         return f"关于{domain_word}{NEED_LABELS[gap.need]}的资料存在不一致"
+    versions = gap.detail.get("versions")
+    if gap.reason_code == "VERSION_NOT_FOUND" and isinstance(versions, list) and versions:
+        named = "、".join(f"{version}版" for version in versions if isinstance(version, str))
+        return f"未找到{named}的正式资料（该版本可能未发布或已失效），没有用其他版本代替回答"
     return f"未找到关于{domain_word}{NEED_LABELS[gap.need]}的正式依据"
 
 

@@ -13,6 +13,8 @@ import logging
 from collections.abc import Sequence
 from datetime import date, datetime
 
+from pydantic import JsonValue
+
 from shifu.contracts.common import DecisionStatus, EvidenceNeed, Role, ToolCode, ToolStatus
 from shifu.contracts.decision import DecisionResult, SlotCoverage
 from shifu.contracts.evidence import Conflict, DocumentEvidence, Gap, ToolResult, VerifiedFact
@@ -73,17 +75,29 @@ def _collect(results: Sequence[ToolResult]) -> tuple[list[DocumentEvidence], lis
     return list(docs.values()), list(facts.values())
 
 
+def _wanted_versions(plan: SemanticQueryPlan) -> list[str]:
+    """The document versions the question names (电梯困人2021版 → 2021)."""
+    return [ref.value for ref in plan.entities.versions if ref.value]
+
+
 def _requested_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence]) -> set[str]:
-    """Citation ids dropped because the question names another version of the same document."""
-    wanted = [ref.value for ref in plan.entities.versions if ref.value]
+    """Citation ids dropped because the question names another version than theirs.
+
+    A document none of whose retrieved versions is the one named is dropped whole: the current
+    版本 does not answer "2021版是怎么规定的", and answering from it would pass one version off
+    as another.
+    """
+    wanted = _wanted_versions(plan)
     if not wanted:
         return set()
     dropped: set[str] = set()
     for family in document_families(docs):
         chosen = [doc for doc in family if any(value in doc.version for value in wanted)]
-        if chosen:
-            dropped |= {doc.citation_id for doc in family if doc not in chosen}
+        dropped |= {doc.citation_id for doc in family if doc not in chosen}
     return dropped
+
+
+VERSION_NOT_FOUND = "VERSION_NOT_FOUND"
 
 
 class EvidenceEvaluator:
@@ -192,7 +206,7 @@ class EvidenceEvaluator:
                 )
             )
             if not covered:
-                gaps.append(_gap_for(outcome, target))
+                gaps.append(_gap_for(outcome, target, _missing_versions(plan, results)))
         slots = _without_an_unsupported_amount_premise(slots, target)
         qualified_citations = tuple(dict.fromkeys(cid for slot in slots for cid in slot.citation_ids))
         qualified_facts = tuple(dict.fromkeys(ref for slot in slots for ref in slot.fact_refs))
@@ -252,7 +266,16 @@ def _without_an_unsupported_amount_premise(
     ]
 
 
-def _gap_for(outcome: SlotOutcome, target: AmountTarget) -> Gap:
+def _missing_versions(plan: SemanticQueryPlan, results: Sequence[ToolResult]) -> list[str]:
+    """The versions the question names that no retrieved document has."""
+    docs, _ = _collect(results)
+    return [value for value in _wanted_versions(plan) if not any(value in doc.version for doc in docs)]
+
+
+def _gap_for(outcome: SlotOutcome, target: AmountTarget, missing_versions: Sequence[str] = ()) -> Gap:
+    if missing_versions and outcome.reason == "VERSION_NOT_REQUESTED":
+        detail: dict[str, JsonValue] = {"rejection": outcome.reason, "versions": list(missing_versions)}
+        return Gap(need=outcome.need, reason_code=VERSION_NOT_FOUND, detail=detail)
     if outcome.need is EvidenceNeed.AMOUNT_RULE and target.is_constrained:
         reason = (
             outcome.reason
