@@ -9,6 +9,7 @@ import pytest
 from shifu.contracts.common import ClaimType
 from shifu.contracts.entities import AmountCaliber, ComparatorOp
 from shifu.evidence.body import amount_rules, body_supports, durations
+from shifu.evidence.caliber import AmountTarget, rule_matches
 from shifu.evidence.numerals import parse_number
 
 
@@ -46,6 +47,25 @@ def test_parse_number(text: str, value: int | Decimal) -> None:
 def test_amount_rules(text: str, value: str, comparator: ComparatorOp, caliber: AmountCaliber) -> None:
     (rule,) = amount_rules(text)
     assert (rule.value, rule.comparator, rule.caliber) == (Decimal(value), comparator, caliber)
+
+
+def test_two_amounts_joined_as_a_range_are_one_rule_covering_the_range() -> None:
+    (rule,) = amount_rules("单笔1000元（含）至5000元（含），由分管副总审批。")
+    assert (rule.value, rule.comparator, rule.upper, rule.caliber) == (
+        Decimal(1000),
+        ComparatorOp.GE,
+        Decimal(5000),
+        AmountCaliber.PER_TRANSACTION,
+    )
+
+    def asked(value: int) -> AmountTarget:
+        return AmountTarget(Decimal(value), "CNY", None, AmountCaliber.PER_TRANSACTION)
+
+    assert rule_matches(asked(3000), rule) and rule_matches(asked(5000), rule)
+    assert not rule_matches(asked(6000), rule) and not rule_matches(asked(800), rule)
+    (open_ended,) = amount_rules("单笔1000元至5000元（不含）的")
+    assert not rule_matches(asked(5000), open_ended)
+    assert len(amount_rules("报销500元，另付200元")) == 2  # two amounts, no range
 
 
 def test_two_calibers_in_one_sentence_are_told_apart() -> None:

@@ -186,6 +186,11 @@ class AmountRule:
     """Basis the amount is stated on (UNSPECIFIED when the body names none)."""
     text: str
     """Verbatim surface form in the body."""
+    upper: Decimal | None = None
+    """The upper end of a stated range (1000元（含）至5000元（含）): `value` is then its lower end, with
+    GE (or GT when the lower end is excluded)."""
+    upper_included: bool = True
+    """False when the range excludes its upper end (至5000元（不含））."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,19 +243,53 @@ def _comparator_near(text: str, start: int, end: int) -> ComparatorOp:
     return ComparatorOp.EQ
 
 
+_RANGE_JOIN = re.compile(r"\s*(?P<lower_mark>[（(](?:含|不含)[)）])?\s*(?:至|到|~|～|-|—|－)\s*$")
+"""What joins the two ends of a range (1000元（含）至 | 1000元到): read before the upper amount."""
+_EXCLUDED_AFTER = re.compile(r"^\s*[（(]不含[)）]")
+
+
+def _amount_value(match: re.Match[str]) -> Decimal | None:
+    raw = match.group("yen") or match.group("num")
+    value = parse_number(raw) if raw else None
+    if value is None:
+        return None
+    unit = match.group("unit")
+    if unit == "万":
+        return value * 10000
+    if unit == "千":
+        return value * 1000
+    return value
+
+
 def amount_rules(text: str) -> list[AmountRule]:
-    """Every money amount in a body, with comparator and caliber read from nearby words."""
+    """Every money amount in a body, with comparator and caliber read from nearby words.
+
+    Two amounts joined as a range (单笔1000元（含）至5000元（含）) are one rule covering the range:
+    3000元 falls under it, 6000元 does not.
+    """
     rules: list[AmountRule] = []
-    for match in _AMOUNT.finditer(text):
-        raw = match.group("yen") or match.group("num")
-        value = parse_number(raw) if raw else None
-        if value is None:
+    matches = [
+        (match, value) for match in _AMOUNT.finditer(text) if (value := _amount_value(match)) is not None
+    ]
+    index = 0
+    while index < len(matches):
+        match, value = matches[index]
+        following = matches[index + 1] if index + 1 < len(matches) else None
+        joined = following and _RANGE_JOIN.match(text[match.end() : following[0].start()])
+        if following is not None and joined and following[1] > value:
+            excluded = joined.group("lower_mark") and "不含" in joined.group("lower_mark")
+            rules.append(
+                AmountRule(
+                    value=value,
+                    comparator=ComparatorOp.GT if excluded else ComparatorOp.GE,
+                    caliber=_caliber_near(text, match.start(), following[0].end()),
+                    text=text[match.start() : following[0].end()],
+                    upper=following[1],
+                    upper_included=not _EXCLUDED_AFTER.match(text[following[0].end() :]),
+                )
+            )
+            index += 2
             continue
-        unit = match.group("unit")
-        if unit == "万":
-            value *= 10000
-        elif unit == "千":
-            value *= 1000
         rules.append(
             AmountRule(
                 value=value,
@@ -259,6 +298,7 @@ def amount_rules(text: str) -> list[AmountRule]:
                 text=match.group(0),
             )
         )
+        index += 1
     return rules
 
 

@@ -82,6 +82,8 @@ def _caliber_fits(question: AmountCaliber, body: AmountCaliber) -> bool:
 
 
 def _point_in_rule(value: Decimal, rule: AmountRule) -> bool:
+    if rule.upper is not None and (value > rule.upper or (value == rule.upper and not rule.upper_included)):
+        return False
     match rule.comparator:
         case ComparatorOp.LE:
             return value <= rule.value
@@ -96,7 +98,9 @@ def _point_in_rule(value: Decimal, rule: AmountRule) -> bool:
 
 
 def _range_in_rule(value: Decimal, op: ComparatorOp, rule: AmountRule) -> bool:
-    """The question's whole range (≤ value, ≥ value …) falls under the rule."""
+    """The question's whole range (≤ value, ≥ value …) falls under the rule (never under a bounded range)."""
+    if rule.upper is not None:
+        return False
     upper = op in (ComparatorOp.LE, ComparatorOp.LT)
     if upper:
         if rule.comparator is ComparatorOp.LE:

@@ -119,9 +119,13 @@ def _amount_conflicts(need: EvidenceNeed, covering: Sequence[Covering]) -> list[
     citations: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for item in covering:
         for rule in item.rules:
-            bucket = (rule.caliber.value, _direction(rule.comparator))
-            values[bucket][item.doc.document_key].add(rule.value)
-            citations[bucket][item.doc.document_key].append(item.doc.citation_id)
+            ends = [(_direction(rule.comparator), rule.value)]
+            if rule.upper is not None:
+                ends.append(("UPPER", rule.upper))
+            for direction, value in ends:
+                bucket = (rule.caliber.value, direction)
+                values[bucket][item.doc.document_key].add(value)
+                citations[bucket][item.doc.document_key].append(item.doc.citation_id)
     conflicts: list[Conflict] = []
     for bucket, per_key in values.items():
         if len(per_key) < 2:
