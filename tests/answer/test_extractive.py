@@ -59,6 +59,18 @@ def test_answered_amount_copies_the_amount_sentence_verbatim() -> None:
     assert "《费用报销管理制度》（2025版）" in text
 
 
+def test_a_sentence_quoted_for_two_slots_is_shown_once_with_its_citation() -> None:
+    tiers = "单笔1000元（含）至5000元（含）的报销，由分管副总审批。"
+    p = plan("单笔3000元的报销谁审批", [EvidenceNeed.APPROVAL, EvidenceNeed.AMOUNT_RULE], amount="3000")
+    approving = doc("c1", tiers, needs=(EvidenceNeed.APPROVAL, EvidenceNeed.AMOUNT_RULE))
+    decision = _decide(p, search_result(approving))
+    answer = ExtractiveComposer().compose(p, decision, [approving], [])
+
+    assert decision.status is DecisionStatus.ANSWERED
+    assert [s.text for s in answer.statements] == [tiers]
+    assert answer.statements[0].citation_ids == ("c1",)
+
+
 def test_partial_shows_only_covered_slot_and_lists_the_missing_one() -> None:
     p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS], amount="500")
     mislabelled = doc("c1", PER_TRANSACTION, needs=(EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS))

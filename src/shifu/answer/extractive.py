@@ -132,10 +132,14 @@ class ExtractiveComposer:
 
 
 def _merge_duplicates(statements: Sequence[Statement]) -> list[Statement]:
-    """One statement per verbatim text, keeping every citation that supports it."""
-    merged: dict[tuple[str, EvidenceNeed | None], Statement] = {}
+    """One statement per verbatim text, keeping every citation that supports it.
+
+    The same list quoted for two slots (谁审批 and the amount it depends on) is shown once, under
+    the first slot that quoted it.
+    """
+    merged: dict[str, Statement] = {}
     for statement in statements:
-        key = (statement.text, statement.need)
+        key = statement.text
         if key in merged:
             prior = merged[key]
             merged[key] = prior.model_copy(
