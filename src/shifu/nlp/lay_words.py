@@ -76,7 +76,10 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 """Short names news and staff use for what documents spell out (春晚 ~ 春节联欢晚会, 国考 ~ 公务员考试)."""
 
-INTERCHANGEABLE: tuple[frozenset[str], ...] = (frozenset({"举办", "举行", "召开"}),)
+INTERCHANGEABLE: tuple[frozenset[str], ...] = (
+    frozenset({"举办", "举行", "召开"}),
+    frozenset({"考试", "测验", "测试"}),
+)
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
 
