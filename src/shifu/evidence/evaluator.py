@@ -193,6 +193,7 @@ class EvidenceEvaluator:
     ) -> DecisionResult:
         slots: list[SlotCoverage] = []
         gaps: list[Gap] = [gap for result in results for gap in result.gaps]
+        missing_versions = _missing_versions(plan, results)
         for outcome in outcomes:
             citation_ids = tuple(item.doc.citation_id for item in outcome.covering)
             covered = bool(citation_ids or outcome.fact_refs)
@@ -206,7 +207,7 @@ class EvidenceEvaluator:
                 )
             )
             if not covered:
-                gaps.append(_gap_for(outcome, target, _missing_versions(plan, results)))
+                gaps.append(_gap_for(outcome, target, missing_versions))
         slots = _without_an_unsupported_amount_premise(slots, target)
         qualified_citations = tuple(dict.fromkeys(cid for slot in slots for cid in slot.citation_ids))
         qualified_facts = tuple(dict.fromkeys(ref for slot in slots for ref in slot.fact_refs))
