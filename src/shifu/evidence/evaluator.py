@@ -84,7 +84,7 @@ def _requested_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence
     """Citation ids dropped because the question names another version than theirs.
 
     A document none of whose retrieved versions is the one named is dropped whole: the current
-    版本 does not answer "2021版是怎么规定的", and answering from it would pass one version off
+    version does not answer "2021版是怎么规定的", and answering from it would pass one version off
     as another.
     """
     wanted = _wanted_versions(plan)
