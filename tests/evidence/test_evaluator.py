@@ -592,3 +592,17 @@ def test_a_time_limit_does_not_answer_which_day(text: str, covered: bool) -> Non
     fragment = doc("c1", text, needs=(need,), title="工资发放办法", locator="二、工资发放时间")
     decision = _evaluate(plan("工资每个月几号发", [need]), search_result(fragment))
     assert (decision.status is DecisionStatus.ANSWERED) is covered
+
+
+def test_a_frequency_of_another_activity_under_the_same_subject_is_no_answer() -> None:
+    p = plan("消防演练多久一次", [EvidenceNeed.DEADLINE])
+    duties = doc(
+        "c1",
+        "（三）对建筑消防设施每年至少进行一次全面检测，确保完好有效；\n（六）组织进行有针对性的消防演练；",
+        needs=(EvidenceNeed.DEADLINE,),
+    )
+    assert _evaluate(p, search_result(duties)).status is DecisionStatus.NO_EVIDENCE
+    drills = doc("c2", "各项目每半年至少组织1次消防演练。", needs=(EvidenceNeed.DEADLINE,))
+    decision = _evaluate(p, search_result(duties, drills))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)

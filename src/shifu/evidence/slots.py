@@ -28,8 +28,8 @@ from shifu.evidence.caliber import (
     match_rules,
 )
 from shifu.evidence.conflicts import Covering
-from shifu.evidence.quantity import QuantityAsk, quantity_ask, supports_quantity
-from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance
+from shifu.evidence.quantity import QuantityAsk, QuantityKind, quantity_ask, supports_quantity
+from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance, term_coverage
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
 from shifu.nlp.quantities import PAY_RATE, find_durations
@@ -142,6 +142,13 @@ class QuestionView:
         """True when a sentence or clause names the question's subject."""
         return mentions_subject(self.terms, text)
 
+    def names_most_specific_term(self, text: str) -> bool:
+        """True when a sentence or clause names the question's most specific term (演练 of 消防演练)."""
+        if self.terms.empty:
+            return True
+        top = max(self.terms.terms, key=lambda term: term.weight)
+        return term_coverage(top.text, text) >= 1.0
+
     def names_locator(self, doc: DocumentEvidence) -> bool:
         """The question names this fragment's own article or section (消防法第十六条 → 第十六条)."""
         return bool(self.locators) and doc.locator in self.locators
@@ -232,6 +239,11 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     if not (_labelled(doc, need, NEED_CLAIM_TYPE[need]) or _rule_labelled(doc)):
         return False
     heading = doc.locator + "\n"
+    if QuantityKind.FREQUENCY in view.ask.kinds:
+        # How often names an activity: 每年至少进行一次全面检测 of 消防设施 is no frequency of 消防演练.
+        return supports_quantity(
+            view.ask, body, lambda sentence: view.names_most_specific_term(heading + sentence)
+        )
     return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
 
 
