@@ -103,6 +103,8 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.STEP, "按以下步骤处置，不得擅自离岗：\n1. 通话安抚。\n2. 通知维保。", True),
         (ClaimType.STEP, "按以下步骤处置：\n1. 通话安抚，不得催促。\n2. 通知维保。", True),
         (ClaimType.STEP, "办理中禁止以下做法：\n1. 代签。\n2. 补签。", False),
+        (ClaimType.AMOUNT, "3. 事假：员工因个人事务需要处理的假期，事假期间不发工资。", True),
+        (ClaimType.AMOUNT, "3. 事假：员工因个人事务需要处理的假期，须提前申请。", False),
         (ClaimType.STEP, "巡查应检查以下内容：\n1. 疏散通道是否畅通。\n2. 灭火器有无过期。", False),
         (ClaimType.STEP, "巡检频次如下：\n1. 日常巡查：每日2次。\n2. 夜间巡查：每2小时巡查1次。", False),
         (ClaimType.STEP, "按以下步骤巡检：\n1. 查看疏散通道是否畅通。\n2. 每2小时巡查1次。", True),

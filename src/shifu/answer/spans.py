@@ -18,6 +18,7 @@ from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
 from shifu.nlp.numerals import NUMBER, parse_number
+from shifu.nlp.quantities import PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -97,6 +98,7 @@ def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
         # An age or multiple the question already states (哺乳未满一周岁) is not what it asks for.
         return (
             bool(_MONEY.search(sentence))
+            or bool(PAY_STATED.search(sentence))
             or bool(_QUANTITY.search(_COUNTED.sub("", sentence)))
             or bool(_counted(sentence) - _counted(question))
         )

@@ -17,7 +17,7 @@ from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
 from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import states_frequency
-from shifu.nlp.quantities import PAY_RATE
+from shifu.nlp.quantities import PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -359,7 +359,7 @@ def _supports_rule(text: str) -> bool:
 
 
 _CHECKS: dict[ClaimType, Callable[[str], bool]] = {
-    ClaimType.AMOUNT: lambda text: bool(amount_rules(text)) or bool(PAY_RATE.search(text)),
+    ClaimType.AMOUNT: lambda text: bool(amount_rules(text)) or bool(PAY_STATED.search(text)),
     ClaimType.STEP: _supports_step,
     ClaimType.MATERIAL: lambda text: _has_any(text, _MATERIAL_CUES),
     ClaimType.APPROVER: lambda text: _has_any(text, _APPROVER_CUES),

@@ -32,7 +32,7 @@ from shifu.evidence.quantity import QuantityAsk, QuantityKind, quantity_ask, sup
 from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance, term_coverage
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
-from shifu.nlp.quantities import PAY_RATE, find_durations
+from shifu.nlp.quantities import PAY_STATED, find_durations
 from shifu.nlp.terms import QuestionTerms, question_terms
 
 NOT_RELEVANT = "NOT_RELEVANT"
@@ -267,7 +267,7 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
 
 
 def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
-    """A sentence about the subject states pay as a share or multiple of wages.
+    """A sentence about the subject states pay as a share or multiple of wages, or as paid or unpaid.
 
     加班怎么给钱 is answered by 法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬: how
     much is paid, with no money figure to compare. Only for a question that names no amount: a
@@ -275,7 +275,7 @@ def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str
     """
     heading = "\n".join((*doc.heading_path, doc.locator, ""))
     return any(
-        PAY_RATE.search(sentence) and view.about_subject(heading + sentence)
+        PAY_STATED.search(sentence) and view.about_subject(heading + sentence)
         for sentence in _SENTENCE.findall(body)
     )
 

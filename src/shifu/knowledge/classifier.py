@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed
-from shifu.nlp.quantities import PAY_RATE
+from shifu.nlp.quantities import PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
 _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
@@ -18,7 +18,8 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
         EvidenceNeed.AMOUNT_RULE,
         re.compile(
             r"\d[\d,，.]*\s*(?:万元|元|块|万)|[一二两三四五六七八九十百千万]+(?:元|万元)|"
-            r"(?:金额|标准|上限|限额|额度|累计)[^。]{0,12}(?:不超过|以下|以上|以内|超过)|" + PAY_RATE.pattern
+            r"(?:金额|标准|上限|限额|额度|累计)[^。]{0,12}(?:不超过|以下|以上|以内|超过)|"
+            + PAY_STATED.pattern
         ),
     ),
     (

@@ -52,6 +52,9 @@ PAY_RATE = re.compile(
 )
 """Pay stated as a share or multiple of wages (工资的百分之二百, 150%的工资, 二倍的工资): how much is
 paid without a money figure, as labour law states overtime pay and compensation."""
+PAY_STATED = re.compile(PAY_RATE.pattern + r"|(?:不发|不计发|停发|照发|不扣|扣发)工资|工资照发|无薪|不带薪")
+"""Pay stated as a share of wages, or as paid or unpaid (事假期间不发工资): how much a 扣工资吗 question
+is paid, with no money figure to compare."""
 
 _COMPARATORS: list[tuple[str, ComparatorOp, bool]] = [
     # (surface, op, needs a quantity right before it)
