@@ -156,7 +156,8 @@ class EvidenceEvaluator:
                 )
                 outcome.covering = []
             trim_covering(outcome, relevant)
-        decision = self._decide(plan, results, outcomes, conflicts, target, facts)
+        missing = _missing_versions(plan, docs)
+        decision = self._decide(plan, results, outcomes, conflicts, target, facts, missing)
         logger.info(
             "evidence evaluated",
             extra={
@@ -190,10 +191,10 @@ class EvidenceEvaluator:
         conflicts: list[Conflict],
         target: AmountTarget,
         facts: Sequence[VerifiedFact],
+        missing_versions: Sequence[str],
     ) -> DecisionResult:
         slots: list[SlotCoverage] = []
         gaps: list[Gap] = [gap for result in results for gap in result.gaps]
-        missing_versions = _missing_versions(plan, results)
         for outcome in outcomes:
             citation_ids = tuple(item.doc.citation_id for item in outcome.covering)
             covered = bool(citation_ids or outcome.fact_refs)
@@ -267,9 +268,8 @@ def _without_an_unsupported_amount_premise(
     ]
 
 
-def _missing_versions(plan: SemanticQueryPlan, results: Sequence[ToolResult]) -> list[str]:
+def _missing_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence]) -> list[str]:
     """The versions the question names that no retrieved document has."""
-    docs, _ = _collect(results)
     return [value for value in _wanted_versions(plan) if not any(value in doc.version for doc in docs)]
 
 
