@@ -185,6 +185,23 @@ def test_vague_requests_never_fall_into_knowledge_search(
     assert plan.tool_calls == []
 
 
+@pytest.mark.parametrize("question", ["丧假时长", "探亲假天数", "灭火器更换周期", "消防演练周期"])
+def test_a_keyword_query_naming_what_it_asks_is_a_knowledge_question(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    """Staff type 年假天数 as often as 年假有几天: a topic with an asked attribute is no vague request."""
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+    assert [call.tool for call in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
+
+
+@pytest.mark.parametrize("question", ["年假", "押金", "加班费"])
+def test_a_bare_topic_still_asks_what_about_it(deterministic: DeterministicPlanner, question: str) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.CLARIFY
+    assert plan.tool_calls == []
+
+
 def test_an_unsure_prediction_becomes_clarify_with_options() -> None:
     planner = DeterministicPlanner(threshold=0.999)
     plan = planner.build_plan("上个月的练习成绩", NEW, now=NOW, tz=TZ)
