@@ -126,3 +126,21 @@ def test_an_age_the_question_does_not_state_is_quoted() -> None:
     text = "禁止用人单位招用未满16周岁的未成年人。用人单位应当依法签订劳动合同。"
     spans = select_spans(EvidenceNeed.AMOUNT_RULE, text, "最低招工年龄是多少周岁")
     assert spans == ["禁止用人单位招用未满16周岁的未成年人。"]
+
+
+LEAVE_TYPES = (
+    "公司设置的请假类型有以下几种：\n\n1. 年休假：按员工累计工作年限享受的带薪假期。\n"
+    "2. 事假：员工因个人事务需要处理的假期，事假期间不发工资。\n"
+    "3. 婚假：员工依法登记结婚的，享受婚假3天。\n"
+)
+
+
+def test_a_question_asking_how_many_days_quotes_the_days_not_the_unpaid_leave() -> None:
+    spans = select_spans(EvidenceNeed.AMOUNT_RULE, LEAVE_TYPES, "婚假有几天")
+    assert any("享受婚假3天" in span for span in spans)
+    assert not any("不发工资" in span for span in spans)
+
+
+def test_a_question_about_pay_quotes_the_unpaid_leave() -> None:
+    spans = select_spans(EvidenceNeed.AMOUNT_RULE, LEAVE_TYPES, "请事假扣工资吗")
+    assert any("事假期间不发工资" in span for span in spans)

@@ -111,6 +111,7 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.STATE, "系统已接入CRM，可实时查询。", False),
         (ClaimType.TIME_LIMIT, "费用发生后30日内提交。", True),
         (ClaimType.TIME_LIMIT, "报销须真实。", False),
+        (ClaimType.TIME_LIMIT, "维保人员应在30分钟内到达现场实施救援。", True),
         (ClaimType.RULE, "好的", False),
         (ClaimType.CONTACT, "财务热线：4008001234", True),
         (ClaimType.CONDITION, "职工有下列情形之一的，应当认定为工伤：\n（一）在工作时间受到伤害的。", True),

@@ -26,7 +26,8 @@ UNANSWERABLE = [row for row in ROWS if row["expect"] == ["NO_EVIDENCE"]]
 ANSWERABLE = [row for row in ROWS if "ANSWERED" in row["expect"]]
 MUST_ANSWER = [row for row in ANSWERABLE if row.get("must")]
 """Everyday questions a frontline user asks in their own words; each must be answered, first from
-the expected document (and section, when `locator` is given), never counted as a rate."""
+the expected document (and section, when `locator` is given; quoting `says`, when given), never counted
+as a rate."""
 MIN_ANSWERED_SHARE = 0.9
 """Answerable dev questions that must be answered from the expected document (measured 30/32)."""
 MAX_CITATIONS = 6
@@ -81,6 +82,7 @@ def test_everyday_question_is_answered_from_the_right_section(
     first = response.citations[0]
     assert first.document_key in row["docs"]
     assert row.get("locator", "") in first.locator
+    assert row.get("says", "") in response.answer, response.answer
 
 
 @pytest.mark.parametrize("row", ANSWERABLE, ids=[row["id"] for row in ANSWERABLE])

@@ -190,6 +190,8 @@ def test_mentions_subject_looks_for_a_required_term() -> None:
         ("加班费按工资的百分之多少支付", {QuantityKind.RATIO}),
         ("没签合同要付几倍工资", {QuantityKind.MULTIPLE}),
         ("产假多少天", {QuantityKind.DAY}),
+        ("年假天数", {QuantityKind.DAY}),
+        ("电梯维保周期", DURATIONS | {QuantityKind.FREQUENCY}),
         ("每天延长工作时间不得超过几小时", {QuantityKind.HOUR}),
         ("失业保险金最长领几个月", {QuantityKind.MONTH}),
         ("最低招工年龄是多少周岁", {QuantityKind.AGE}),

@@ -80,6 +80,7 @@ def _sop() -> IngestDefaults:
         ("须经部门经理审批。", EvidenceNeed.APPROVAL),
         ("严禁强行扒门。", EvidenceNeed.PROHIBITION),
         ("应在3个工作日内完成。", EvidenceNeed.DEADLINE),
+        ("维保人员应在30分钟内到达现场。", EvidenceNeed.DEADLINE),
         ("本法所称用人单位，是指企业。", EvidenceNeed.DEFINITION),
         ("联系电话400-000-0001。", EvidenceNeed.CONTACT),
         ("用人单位应当支付工资。", EvidenceNeed.OBLIGATION),

@@ -18,7 +18,7 @@ from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
 from shifu.nlp.numerals import NUMBER, parse_number
-from shifu.nlp.quantities import PAY_STATED
+from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -35,6 +35,8 @@ _DURATION = re.compile(
 _QUANTITY = re.compile(
     r"百分之[零一二三四五六七八九十百]+|\d\s*[%％]|(?:\d|[一二两三四五六七八九十])\s*(?:倍|周岁)"
 )
+_ASKS_A_LENGTH = re.compile(r"几\s*个?\s*(?:工作日|天|日|周|月|小时|年)|多少天|天数|多久|多长时间|时长")
+"""婚假有几天, 年假天数: a length of time is the amount asked, so a duration is as relevant as money."""
 _CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
 _COUNTED = re.compile(rf"({NUMBER})\s*(倍|周岁)")
 
@@ -98,7 +100,8 @@ def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
         # An age or multiple the question already states (哺乳未满一周岁) is not what it asks for.
         return (
             bool(_MONEY.search(sentence))
-            or bool(PAY_STATED.search(sentence))
+            or bool(ASKS_PAY.search(question) and PAY_STATED.search(sentence))
+            or bool(_ASKS_A_LENGTH.search(question) and _DURATION.search(sentence))
             or bool(_QUANTITY.search(_COUNTED.sub("", sentence)))
             or bool(_counted(sentence) - _counted(question))
         )

@@ -158,7 +158,7 @@ _CALIBER_AFTER: tuple[tuple[str, AmountCaliber], ...] = (
 )
 _CLAUSE_BREAK = re.compile(r"[。；;！!？?\n]")
 _DURATION = re.compile(
-    rf"(?P<num>{NUMBER_PATTERN})\s*(?:个)?\s*(?P<unit>工作日|日|天|小时|周|星期|月|年)"
+    rf"(?P<num>{NUMBER_PATTERN})\s*(?:个)?\s*(?P<unit>工作日|日|天|小时|分钟|周|星期|月|年)"
     r"(?P<tail>内|以内|之内|前|届满|起|后|期限)?"
 )
 _DURATION_UNITS: dict[str, DurationUnit] = {

@@ -40,7 +40,7 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (
         EvidenceNeed.DEADLINE,
         re.compile(
-            r"期限|[\d一二三四五六七八九十百]+\s*(?:个)?(?:日|天|小时|个月|工作日)内|之前|以前|届满|时效"
+            r"期限|[\d一二三四五六七八九十百]+\s*(?:个)?(?:日|天|小时|分钟|周|个月|工作日)内|之前|以前|届满|时效"
         ),
     ),
     (EvidenceNeed.DEFINITION, re.compile(r"是指|所称|本法所称|本条例所称|称[^。]{0,10}的|定义")),

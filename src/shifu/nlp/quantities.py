@@ -55,6 +55,8 @@ paid without a money figure, as labour law states overtime pay and compensation.
 PAY_STATED = re.compile(PAY_RATE.pattern + r"|(?:不发|不计发|停发|照发|不扣|扣发)工资|工资照发|无薪|不带薪")
 """Pay stated as a share of wages, or as paid or unpaid (事假期间不发工资): how much a 扣工资吗 question
 is paid, with no money figure to compare."""
+ASKS_PAY = re.compile(r"工资|薪|报酬|扣钱|扣款|发钱|给钱")
+"""A question about pay (扣工资吗, 带薪吗): only it is answered by pay stated as paid or unpaid."""
 
 _COMPARATORS: list[tuple[str, ComparatorOp, bool]] = [
     # (surface, op, needs a quantity right before it)
