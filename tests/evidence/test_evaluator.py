@@ -562,6 +562,29 @@ def test_a_permission_question_cites_what_is_forbidden_before_the_steps() -> Non
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c1"
 
 
+def test_a_question_about_what_to_do_cites_the_list_it_asks_for_before_what_is_forbidden() -> None:
+    needs = (EvidenceNeed.GENERAL_RULE,)
+    title = "门岗交接班SOP"
+    forbidden = doc(
+        "c1",
+        "门岗交接班中严禁以下行为：\n1. 交班人员提前离岗。\n2. 将门岗钥匙交给非当班人员。",
+        needs=needs,
+        title=title,
+        locator="五、门岗交接班禁止哪些行为",
+        score=0.9,
+    )
+    handed_over = doc(
+        "c2",
+        "交接班时应逐项交接以下内容：\n1. 对讲机、手电筒和门岗钥匙。\n2. 《门岗值班记录本》。",
+        needs=needs,
+        title=title,
+        locator="二、门岗交接班需交接的内容有哪些",
+        score=0.5,
+    )
+    decision = _evaluate(plan("门岗交接班要交接哪些东西", list(needs)), search_result(forbidden, handed_over))
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"
+
+
 @pytest.mark.parametrize(
     ("text", "locator", "covered"),
     [

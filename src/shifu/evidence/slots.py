@@ -349,7 +349,11 @@ def judge_document_slot(
     view: QuestionView,
     relevant: Mapping[str, Relevance],
 ) -> SlotOutcome:
-    """Which fragments cover `need` for this question, most relevant first."""
+    """Which fragments cover `need` for this question, most relevant first.
+
+    Among equally relevant fragments, a section of prohibitions comes first for a question asking
+    what is allowed (可以…吗) and last for any other (要交接哪些东西 is not answered by 严禁以下行为).
+    """
     outcome = SlotOutcome(need=need)
     for doc in docs:
         if doc.citation_id in not_requested:
@@ -375,7 +379,7 @@ def judge_document_slot(
             -relevant[item.doc.citation_id].score,
             not view.states_duration(item.doc),
             not heading_names_need(item.doc, need),
-            not (view.asks_permission and heading_names_need(item.doc, EvidenceNeed.PROHIBITION)),
+            heading_names_need(item.doc, EvidenceNeed.PROHIBITION) is not view.asks_permission,
             -item.doc.score,
         )
     )
