@@ -195,6 +195,19 @@ def test_a_keyword_query_naming_what_it_asks_is_a_knowledge_question(
     assert [call.tool for call in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
 
 
+WHO_MADE_IT = ["《安全手册》的作者有哪些", "《保洁手册》的编写人有哪些", "小区是谁开发的"]
+
+
+@pytest.mark.parametrize("question", WHO_MADE_IT)
+def test_who_made_or_wrote_something_is_a_knowledge_question_not_a_team_read(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    """有哪些 and 是谁 also ask about documents and organisations, not only about my tasks or my team."""
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+    assert [call.tool for call in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
+
+
 @pytest.mark.parametrize("question", ["年假", "押金", "加班费"])
 def test_a_bare_topic_still_asks_what_about_it(deterministic: DeterministicPlanner, question: str) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
