@@ -24,6 +24,8 @@ ROWS: list[dict[str, Any]] = [
 ]
 UNANSWERABLE = [row for row in ROWS if row["expect"] == ["NO_EVIDENCE"]]
 ANSWERABLE = [row for row in ROWS if "ANSWERED" in row["expect"]]
+ASK_BACK = [row for row in ROWS if "NEEDS_INPUT" in row["expect"]]
+"""Questions the documents answer differently by version: the user is asked which one."""
 MUST_ANSWER = [row for row in ANSWERABLE if row.get("must")]
 """Everyday questions a frontline user asks in their own words; each must be answered, first from
 the expected document (and section, when `locator` is given; quoting `says`, when given), never counted
@@ -95,3 +97,11 @@ def test_version_disagreement_needs_input_naming_both_versions(responses: dict[s
     response = responses[row["id"]]
     assert response.decision is not None and response.decision.value in row["expect"]
     assert "2024版" in response.answer and "2025版" in response.answer
+
+
+@pytest.mark.parametrize("row", ASK_BACK, ids=[row["id"] for row in ASK_BACK])
+def test_a_question_the_versions_answer_differently_asks_which_version(
+    row: dict[str, Any], responses: dict[str, AgentResponse]
+) -> None:
+    response = responses[row["id"]]
+    assert response.decision is not None and response.decision.value in row["expect"], response.answer

@@ -25,6 +25,7 @@ from shifu.contracts.entities import AmountCaliber, ComparatorOp
 from shifu.contracts.evidence import DocumentScope
 from shifu.evidence.evaluator import EvidenceEvaluator, effective_needs
 from shifu.evidence.status import response_status
+from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
 
@@ -480,6 +481,39 @@ def test_question_naming_a_version_picks_it_among_separately_keyed_versions() ->
     )
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_the_newest_version_in_force_answers_a_question_about_the_new_version() -> None:
+    p = plan("新版报销期限是多久", [EvidenceNeed.DEADLINE], versions=[LATEST_VERSION])
+    old = _deadline_doc("c1", 30, "2024版", key="baoxiao_2024")
+    new = _deadline_doc("c2", 60, "2025版", key="baoxiao_2025")
+    draft = _deadline_doc("c3", 90, "2026版", key="baoxiao_2026").model_copy(
+        update={"lifecycle": Lifecycle.DRAFT, "effective_from": date(2026, 1, 1)}
+    )
+    decision = _evaluate(
+        p, search_result(old.model_copy(update={"effective_from": date(2024, 1, 1)}), new, draft)
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_an_earlier_version_answers_a_question_about_the_old_version() -> None:
+    p = plan("旧版报销期限是多久", [EvidenceNeed.DEADLINE], versions=[PREVIOUS_VERSION])
+    decision = _evaluate(
+        p, search_result(_deadline_doc("c1", 30, "2024版"), _deadline_doc("c2", 60, "2025版"))
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c1",)
+
+
+def test_an_old_version_of_a_document_with_one_version_is_a_gap_named_as_the_user_named_it() -> None:
+    p = plan("旧版报销期限是多久", [EvidenceNeed.DEADLINE], versions=[PREVIOUS_VERSION])
+    decision = _evaluate(p, search_result(_deadline_doc("c1", 30, "2025版")))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    (gap,) = decision.gaps
+    assert gap.reason_code == "VERSION_NOT_FOUND"
+    text = gap_text(gap, None) or ""
+    assert "旧版" in text and PREVIOUS_VERSION not in text
 
 
 def test_documents_with_different_titles_and_keys_are_not_versions_of_each_other() -> None:

@@ -38,6 +38,11 @@ from shifu.nlp.terms import question_terms
         ("业主不交物业费能停他家的水吗", {"他家"}),
         ("3栋1单元电梯困人了怎么办", {"单元", "栋"}),
         ("2号楼1201室业主报修回访怎么做", {"号楼", "室业"}),
+        ("电梯困人能不能自己撬门", {"不能自己", "能不能"}),
+        ("采购500块钱的东西需要谁批", {"块钱"}),
+        ("新版装修管理规定押金多少", {"新版"}),
+        ("V2版本的报销制度怎么规定的", {"版本"}),
+        ("年假天数", {"天数"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -55,6 +60,8 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("电梯困人事件记录表里要填哪些内容", "记录表"),
         ("消防器材由谁来检查", "消防器材"),
         ("应聘工程维修岗要准备什么", "工程维修岗"),
+        ("请3天假谁批", "请假"),
+        ("休两天病假要什么证明", "病假"),
     ],
 )
 def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:

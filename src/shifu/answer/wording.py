@@ -11,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 from shifu.contracts.common import EvidenceNeed
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import Conflict, Gap
+from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 NEED_LABELS: dict[EvidenceNeed, str] = {
     EvidenceNeed.AMOUNT_RULE: "数额标准",
@@ -93,7 +94,7 @@ def gap_text(gap: Gap, domain: str | None) -> str | None:
         return f"关于{domain_word}{NEED_LABELS[gap.need]}的资料存在不一致"
     versions = gap.detail.get("versions")
     if gap.reason_code == "VERSION_NOT_FOUND" and isinstance(versions, list) and versions:
-        named = "、".join(f"{version}版" for version in versions if isinstance(version, str))
+        named = "、".join(_version_name(version) for version in versions if isinstance(version, str))
         return f"未找到{named}的正式资料（该版本可能未发布或已失效），没有用其他版本代替回答"
     return f"未找到关于{domain_word}{NEED_LABELS[gap.need]}的正式依据"
 
@@ -112,3 +113,11 @@ def clarifying_questions(conflicts: list[Conflict]) -> list[str]:
             names = "、".join(conflict.versions)
             questions.append(f"找到同一制度的多个版本（{names}），请问按哪个版本回答？")
     return list(dict.fromkeys(questions))
+
+
+_RELATIVE_VERSION_NAMES = {LATEST_VERSION: "最新版", PREVIOUS_VERSION: "旧版"}
+
+
+def _version_name(version: str) -> str:
+    """2021 → 2021版, LATEST → 最新版: a version as the user named it, never an internal code."""
+    return _RELATIVE_VERSION_NAMES.get(version, f"{version}版")

@@ -20,7 +20,7 @@ from shifu.contracts.decision import DecisionResult, SlotCoverage
 from shifu.contracts.evidence import Conflict, DocumentEvidence, Gap, ToolResult, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
 from shifu.evidence.caliber import AMOUNT_NOT_MATCHED, CALIBER_MISMATCH, AmountTarget
-from shifu.evidence.conflicts import VERSION, document_families, find_conflicts, sibling_versions
+from shifu.evidence.conflicts import VERSION, find_conflicts, sibling_versions
 from shifu.evidence.governance import document_rejection, fact_rejection
 from shifu.evidence.slots import (
     QuestionView,
@@ -29,6 +29,7 @@ from shifu.evidence.slots import (
     judge_document_slot,
     trim_covering,
 )
+from shifu.evidence.versions import missing_versions, not_requested
 
 logger = logging.getLogger(__name__)
 
@@ -75,28 +76,6 @@ def _collect(results: Sequence[ToolResult]) -> tuple[list[DocumentEvidence], lis
     return list(docs.values()), list(facts.values())
 
 
-def _wanted_versions(plan: SemanticQueryPlan) -> list[str]:
-    """The document versions the question names (电梯困人2021版 → 2021)."""
-    return [ref.value for ref in plan.entities.versions if ref.value]
-
-
-def _requested_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence]) -> set[str]:
-    """Citation ids dropped because the question names another version than theirs.
-
-    A document none of whose retrieved versions is the one named is dropped whole: the current
-    version does not answer "2021版是怎么规定的", and answering from it would pass one version off
-    as another.
-    """
-    wanted = _wanted_versions(plan)
-    if not wanted:
-        return set()
-    dropped: set[str] = set()
-    for family in document_families(docs):
-        chosen = [doc for doc in family if any(value in doc.version for value in wanted)]
-        dropped |= {doc.citation_id for doc in family if doc not in chosen}
-    return dropped
-
-
 VERSION_NOT_FOUND = "VERSION_NOT_FOUND"
 
 
@@ -122,22 +101,20 @@ class EvidenceEvaluator:
         view = QuestionView.of(plan)
         target = view.target
         relevant = fragment_relevance(view, docs)
-        not_requested = _requested_versions(plan, docs)
         governance = {doc.citation_id: document_rejection(doc, on_date=on_date, role=role) for doc in docs}
+        dropped = not_requested(plan, docs, in_force=lambda doc: governance[doc.citation_id] is None)
         fact_gate = {fact.fact_ref: fact_rejection(fact, now=now, role=role) for fact in facts}
 
         outcomes = [
             self._live_slot(need, facts, fact_gate)
             if need is EvidenceNeed.LIVE_STATE
             else judge_document_slot(
-                need, docs, governance=governance, not_requested=not_requested, view=view, relevant=relevant
+                need, docs, governance=governance, not_requested=dropped, view=view, relevant=relevant
             )
             for need in needs
         ]
         qualified = [
-            doc
-            for doc in docs
-            if governance[doc.citation_id] is None and doc.citation_id not in not_requested
+            doc for doc in docs if governance[doc.citation_id] is None and doc.citation_id not in dropped
         ]
         conflicts = [c for result in results for c in result.conflicts]
         for outcome in outcomes:
@@ -156,7 +133,7 @@ class EvidenceEvaluator:
                 )
                 outcome.covering = []
             trim_covering(outcome, relevant)
-        missing = _missing_versions(plan, docs)
+        missing = missing_versions(plan, docs, dropped)
         decision = self._decide(plan, results, outcomes, conflicts, target, facts, missing)
         logger.info(
             "evidence evaluated",
@@ -266,11 +243,6 @@ def _without_an_unsupported_amount_premise(
         else slot
         for slot in slots
     ]
-
-
-def _missing_versions(plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence]) -> list[str]:
-    """The versions the question names that no retrieved document has."""
-    return [value for value in _wanted_versions(plan) if not any(value in doc.version for doc in docs)]
 
 
 def _gap_for(outcome: SlotOutcome, target: AmountTarget, missing_versions: Sequence[str] = ()) -> Gap:

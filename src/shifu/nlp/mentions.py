@@ -52,7 +52,11 @@ _NOT_NEGATION_WORDS = (
 )
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 
-_VERSION = re.compile(
+LATEST_VERSION = "LATEST"
+"""The version value of 新版 / 最新版: the newest version in force, whatever its label."""
+PREVIOUS_VERSION = "PREVIOUS"
+"""The version value of 旧版 / 老版: every version before the newest in force."""
+VERSION_MENTION = re.compile(
     rf"((?:19|20)\d{{2}})\s*年?\s*版|[Vv]\s*(\d+(?:\.\d+)*)(?![a-zA-Z])|第\s*(\d+|{CN_NUMBER})\s*版|(新|旧|最新|老)版本?"
 )
 _LOCATION = re.compile(
@@ -113,7 +117,7 @@ def find_negations(text: str, taken: list[Span]) -> Iterator[tuple[int, Negation
 
 def find_versions(text: str, taken: list[Span]) -> Iterator[tuple[int, VersionRef]]:
     """Document versions: 2024版, V2, 第二版, 新版."""
-    for m in _VERSION.finditer(text):
+    for m in VERSION_MENTION.finditer(text):
         if m.group(1):
             value = m.group(1)
         elif m.group(2):
@@ -124,7 +128,7 @@ def find_versions(text: str, taken: list[Span]) -> Iterator[tuple[int, VersionRe
                 continue
             value = str(int(number))
         else:
-            value = {"新": "LATEST", "最新": "LATEST", "旧": "PREVIOUS", "老": "PREVIOUS"}[m.group(4)]
+            value = LATEST_VERSION if m.group(4) in ("新", "最新") else PREVIOUS_VERSION
         if _claim(m, taken):
             yield m.start(), VersionRef(value=value, text=m.group(0))
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS, SITUATION_WORDS
+from shifu.nlp.mentions import VERSION_MENTION
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(
@@ -27,8 +28,18 @@ _COUNT_ASK = re.compile(r"^几[\u4e00-\u9fff]$")
 _MAX_WORD = 6
 _DOMAIN_FREQ = 20000
 """jieba frequency given to domain words so the segmenter keeps them whole."""
-_KEPT_WHOLE = ("额外", "另外")
-"""Adverbs the segmenter would otherwise split into the next word (要额外交 → 额 | 外交)."""
+_KEPT_WHOLE = (
+    *("额外", "另外"),
+    *("能不能", "可不可以", "是不是", "要不要", "会不会", "行不行", "用不用", "让不让"),
+)
+"""Adverbs and A-not-A questions the segmenter would otherwise glue to the next word (要额外交 → 额 | 外交,
+能不能自己撬门 → 能 | 不能自己 | 撬门)."""
+_MONEY = re.compile(r"\d+(?:\.\d+)?\s*[万千]?\s*(?:块钱|元钱|块|元|圆)")
+"""500块钱: an amount is the question's figure (read elsewhere), never a term; without it 块钱 would be."""
+_LEAVE_LENGTH = re.compile(
+    r"([请休])\s*([\d零〇一二两三四五六七八九十半]+\s*个?\s*(?:天|日|小时|周|月))\s*的?\s*([\u4e00-\u9fff]?假)"
+)
+"""请3天假, 休两天病假: the leave asked about is 请假 / 请病假 (the length sits inside it)."""
 _NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
 """Single characters that are units, numerals or particles, never part of an unknown term."""
 _UNKNOWN_IDF = 10.0
@@ -237,6 +248,8 @@ def question_terms(question: str) -> QuestionTerms:
     found: dict[str, float] = {}
     examples: set[str] = set()
     question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
+    question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
+    question = VERSION_MENTION.sub(" ", question)
     for run in (part for text in _CJK_RUN.findall(question) for part in _ASKED_SPAN.split(text) if part):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):

@@ -1,0 +1,73 @@
+"""Which versions of a document the question asks about: 2021版, 新版 (the newest in force) or 旧版.
+
+A question naming a version is answered from that version only, never from another passed off
+as it. 新版 / 最新版 names the newest version in force of each document; 旧版 / 老版 names every
+version before it. Relative names are resolved per document family (versions share a key or a
+title) among the retrieved fragments, so they need no version label in the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+
+from shifu.contracts.evidence import DocumentEvidence
+from shifu.contracts.plan import SemanticQueryPlan
+from shifu.evidence.conflicts import document_families
+from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
+
+RELATIVE_VERSIONS = frozenset({LATEST_VERSION, PREVIOUS_VERSION})
+
+
+def wanted_versions(plan: SemanticQueryPlan) -> list[str]:
+    """The document versions the question names (电梯困人2021版 → 2021, 新版 → LATEST)."""
+    return [ref.value for ref in plan.entities.versions if ref.value]
+
+
+def _age(doc: DocumentEvidence) -> tuple[date, str]:
+    return (doc.effective_from or date.min, doc.version)
+
+
+def _named(doc: DocumentEvidence, wanted: list[str], newest: tuple[date, str]) -> bool:
+    """Whether `doc` is a version the question names, `newest` being its family's newest in force."""
+    for value in wanted:
+        if value == LATEST_VERSION:
+            if _age(doc) == newest:
+                return True
+        elif value == PREVIOUS_VERSION:
+            if _age(doc) < newest:
+                return True
+        elif value in doc.version:
+            return True
+    return False
+
+
+def not_requested(
+    plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence], in_force: Callable[[DocumentEvidence], bool]
+) -> set[str]:
+    """Citation ids dropped because the question names another version than theirs.
+
+    A document none of whose retrieved versions is the one named is dropped whole: the current
+    version does not answer "2021版是怎么规定的", and answering from it would pass one version off
+    as another. `in_force` tells which fragments pass governance: 新版 is the newest of those.
+    """
+    wanted = wanted_versions(plan)
+    if not wanted:
+        return set()
+    dropped: set[str] = set()
+    for family in document_families(docs):
+        newest = max(_age(doc) for doc in [doc for doc in family if in_force(doc)] or family)
+        dropped |= {doc.citation_id for doc in family if not _named(doc, wanted, newest)}
+    return dropped
+
+
+def missing_versions(
+    plan: SemanticQueryPlan, docs: Sequence[DocumentEvidence], dropped: set[str]
+) -> list[str]:
+    """The versions the question names that no retrieved document has (旧版 of a document with one)."""
+    kept = [doc for doc in docs if doc.citation_id not in dropped]
+    return [
+        value
+        for value in wanted_versions(plan)
+        if (not kept if value in RELATIVE_VERSIONS else not any(value in doc.version for doc in docs))
+    ]
