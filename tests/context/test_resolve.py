@@ -434,6 +434,9 @@ def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
         ("年假要提前几天申请", "最多能休几天", "年假最多能休几天"),
         ("报销需要提交哪些材料", "多久能到账", "报销多久能到账"),  # 到账 says what happens, not to what
         ("发票怎么开", "丢了怎么办", "发票丢了怎么办"),
+        ("年假有几天", "那要提前几天申请", "年假那要提前几天申请"),  # 申请 is what is done, not to what
+        ("2025版年假有几天", "那要提前几天申请", "年假2025版那要提前几天申请"),  # the chosen version holds
+        ("2025版年假有几天", "2024版要提前几天申请", "年假2024版要提前几天申请"),  # unless another is named
     ],
 )
 def test_a_question_without_a_subject_of_its_own_takes_the_previous_subject(

@@ -43,6 +43,8 @@ from shifu.nlp.terms import question_terms
         ("新版装修管理规定押金多少", {"新版"}),
         ("V2版本的报销制度怎么规定的", {"版本"}),
         ("年假天数", {"天数"}),
+        ("3栋消防通道巡检 第二项怎么做", {"第二项"}),
+        ("那要提前几天申请年假", {"那要"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:

@@ -292,6 +292,9 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     # A new question on the previous subject (its own ask, so the old goal is not searched
     # again), or the subject the previous, subjectless question was asked back for.
     subject = _inherited_subject(question, frame)
+    if subject and frame is not None and not entities.versions:
+        # The version chosen for the subject ("按2025版") still holds for the next question on it.
+        subject += "".join(version.text for version in frame.entities.versions)
     effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
     return Resolution(context, effective, state)

@@ -36,6 +36,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     第一步 第二步 第三步 第几步 下一步 首先 最先 审批流程 办理流程 处理流程 规范
     百分之几 百分之多少 百分比 比例 几倍 多少倍 倍数 一共 总共 共有 一共有
     负有
+    那 那么 那要 那就 那我 那还 那得
     """
 )
 """Words that ask rather than name: never a subject term. The second group names the KIND of
@@ -188,9 +189,11 @@ The last rows name a situation ("发票丢了怎么办", "多久能到账"): a s
 never speaks of the situation does not answer it, so the situation word must be covered like any
 other term."""
 
-SITUATION_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT))
-"""Words that say what happened to something, not what it is: "多久能到账" or "丢了怎么办" alone
-still names no subject (到账 of what?), so the conversation lends one or asks back."""
+_STEPS_TAKEN = ("申请", "提前", "提交", "办理")
+SITUATION_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_STEPS_TAKEN))
+"""Words that say what happened to something or what is done with it, not what it is: "多久能到账",
+"丢了怎么办" or "要提前几天申请" alone still names no subject (到账 of what?), so the conversation
+lends one or asks back."""
 
 DOMAIN_WORDS: frozenset[str] = _words(
     """

@@ -64,7 +64,7 @@ _LOCATION = re.compile(
 )
 _ROOM = re.compile(r"(?<![\d.])(\d{3,4})\s*(?:室|房间|房)")
 
-_ORDINAL = re.compile(rf"第\s*(\d+|{CN_NUMBER})\s*(?:个|项|件|份|点|行|位|条待办|个任务|张)")
+ORDINAL_MENTION = re.compile(rf"第\s*(\d+|{CN_NUMBER})\s*(?:个|项|件|份|点|行|位|条待办|个任务|张)")
 _LAST = re.compile(r"最后(?:那|一)?(?:个|项|件|份|条|张)|上一(?:个|项|件|份|条|张)|前一(?:个|项|件|份|条)")
 
 _DOCUMENT_REF = re.compile(
@@ -148,7 +148,7 @@ def find_locations(text: str, taken: list[Span]) -> Iterator[tuple[int, Location
 
 def find_ordinals(text: str, taken: list[Span]) -> Iterator[tuple[int, OrdinalRef]]:
     """Ordinal references to listed items (第二项 → 2; 最后那个, 上一个 → -1)."""
-    for m in _ORDINAL.finditer(text):
+    for m in ORDINAL_MENTION.finditer(text):
         number = parse_number(m.group(1))
         if number is None or number < 1 or not _claim(m, taken):
             continue

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS, SITUATION_WORDS
-from shifu.nlp.mentions import VERSION_MENTION
+from shifu.nlp.mentions import ORDINAL_MENTION, VERSION_MENTION
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _NUMERAL = re.compile(
@@ -249,7 +249,8 @@ def question_terms(question: str) -> QuestionTerms:
     examples: set[str] = set()
     question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
-    question = VERSION_MENTION.sub(" ", question)
+    # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
+    question = ORDINAL_MENTION.sub(" ", VERSION_MENTION.sub(" ", question))
     for run in (part for text in _CJK_RUN.findall(question) for part in _ASKED_SPAN.split(text) if part):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):
