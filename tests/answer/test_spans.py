@@ -144,3 +144,13 @@ def test_a_question_asking_how_many_days_quotes_the_days_not_the_unpaid_leave() 
 def test_a_question_about_pay_quotes_the_unpaid_leave() -> None:
     spans = select_spans(EvidenceNeed.AMOUNT_RULE, LEAVE_TYPES, "请事假扣工资吗")
     assert any("事假期间不发工资" in span for span in spans)
+
+
+def test_an_item_after_an_item_of_two_sentences_still_keeps_its_lead_in() -> None:
+    text = (
+        "不同假别需提交的证明材料如下：\n\n1. 病假：医院出具的病假证明和病历；请病假1日的可先提交就诊记录。\n"
+        "2. 婚假：结婚证复印件。\n3. 丧假：能证明亲属关系的材料。\n\n"
+        "证明材料应在返岗后3个工作日内上传员工App。\n"
+    )
+    spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, text, "请婚假要交啥")
+    assert spans.index("不同假别需提交的证明材料如下：") < spans.index("2. 婚假：结婚证复印件。")

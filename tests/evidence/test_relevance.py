@@ -45,6 +45,8 @@ from shifu.nlp.terms import question_terms
         ("年假天数", {"天数"}),
         ("3栋消防通道巡检 第二项怎么做", {"第二项"}),
         ("那要提前几天申请年假", {"那要"}),
+        ("复盘记录要写啥", {"写啥"}),
+        ("报销的钱啥时候到账", {"啥时候"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:

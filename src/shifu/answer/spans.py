@@ -171,7 +171,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [marked[i] for i in kept]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
-        return _with_lead_ins(_with_listed_items(chosen, text), spoken)
+        return _with_lead_ins(_with_listed_items(chosen, text), text)
     stripped = strip_instructions(text).strip()
     return [stripped[:MAX_SPAN_CHARS]] if stripped else []
 
@@ -203,22 +203,33 @@ def _with_listed_items(chosen: list[str], text: str) -> list[str]:
     return out
 
 
-def _lead_in_of(item: str, spoken: list[str]) -> str | None:
-    """The colon-ended sentence a numbered item belongs to (严禁以下行为：), if any."""
-    if not _ITEM_LINE.match(item) or item not in spoken:
+def _lead_in_of(item: str, text: str) -> str | None:
+    """The colon-ended sentence a numbered item belongs to (严禁以下行为：), if any.
+
+    Lines are walked, not sentences: an item may hold two sentences (病历；请病假1日的…), and the
+    line before the next item is still an item.
+    """
+    if not _ITEM_LINE.match(item):
         return None
-    index = spoken.index(item) - 1
-    while index >= 0 and _ITEM_LINE.match(spoken[index]):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    index = next((i for i, line in enumerate(lines) if line.startswith(item)), None)
+    if index is None:
+        return None
+    index -= 1
+    while index >= 0 and _ITEM_LINE.match(lines[index]):
         index -= 1
-    return spoken[index] if index >= 0 and spoken[index].endswith(_LEAD_IN_END) else None
+    if index < 0:
+        return None
+    last = sentences(lines[index])
+    return last[-1] if last and last[-1].endswith(_LEAD_IN_END) else None
 
 
-def _with_lead_ins(chosen: list[str], spoken: list[str]) -> list[str]:
+def _with_lead_ins(chosen: list[str], text: str) -> list[str]:
     """An item quoted alone keeps its lead-in: "1. 向非本人管理项目的员工指派训练" under 严禁以下行为：
     would otherwise read as an instruction. Only the lead-in joins, not the rest of its list."""
     out: list[str] = []
     for sentence in chosen:
-        lead = _lead_in_of(sentence, spoken)
+        lead = _lead_in_of(sentence, text)
         if lead is not None and lead not in out and lead not in chosen:
             out.append(lead)
         if sentence not in out:

@@ -212,7 +212,7 @@ _EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样
 a rule about the subject covers it without naming the instance."""
 
 _QUESTION_PREFIX = re.compile(r"^(?:哪些|哪个|哪种|哪几|什么|多少|几个|几项|几种)(?=..)")
-_ASKING = re.compile(r"[哪谁怎咋]|什么|多少|何[时种地处]")
+_ASKING = re.compile(r"[哪谁怎咋啥]|什么|多少|何[时种地处]")
 """A piece still holding an interrogative once its prefix is cut asks; it names nothing (哪几种, 由谁来)."""
 _ASKED_SPAN = re.compile(
     r"(?:多久|多长时间|多少天|多少个?工作日|几个?工作日|几天|几周|几个月|几年|几个?小时)"
