@@ -196,6 +196,15 @@ SITUATION_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_DISPUTED, *_PAI
 "丢了怎么办" or "要提前几天申请" alone still names no subject (到账 of what?), so the conversation
 lends one or asks back."""
 
+TOPIC_WORDS: frozenset[str] = _words(
+    """
+    报销 采购 装修 电梯 消防 投诉 请假 催缴 催费 物业费 押金 巡检 巡查 复盘 训练 练习 待办 工单 门岗 交接班
+    保洁 绿化 维修 报修 停车 门禁 考勤 加班 工资 社保 合同 入职 面试 体检 培训 发票 审批 回访 值班 隐患
+    困人 维保 施工 业主 项目 主管 经理 排班 打卡 迟到 病假 事假 婚假 产假 年假 丧假 调休 离职 转正 试用期
+    """
+)
+"""The company's topic words: what a homophone typo is read as (报消 → 报销, `nlp.homophones`)."""
+
 DOMAIN_WORDS: frozenset[str] = _words(
     """
     年假 年休假 婚假 产假 丧假 病假 事假 陪产假 哺乳假 探亲假 调休 补休 年会 加班费 加班工资 试用期 工伤 工龄

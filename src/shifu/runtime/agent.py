@@ -44,6 +44,7 @@ from shifu.errors import BudgetExceeded, Forbidden, NeedsInput, ShifuError, Unav
 from shifu.evidence.evaluator import EvidenceEvaluator
 from shifu.evidence.status import response_status
 from shifu.nlp.entities import extract_entities
+from shifu.nlp.homophones import correct_homophones
 from shifu.nlp.script import to_simplified
 from shifu.runtime import replies
 from shifu.runtime.answer_items import FragmentReader, item_records, points_at_items, question_about_items
@@ -153,10 +154,11 @@ class AgentRuntime:
     def handle(self, ctx: ExecutionContext, request: AgentRequest) -> AgentResponse:
         """Answer `request`; a stale contextVersion raises VersionConflict and writes nothing.
 
-        The question is read in simplified characters (電梯 → 电梯) from here on.
+        The question is read in simplified characters (電梯 → 电梯), with homophone typos of the
+        company's topic words corrected (报消 → 报销), from here on.
         """
         started = self._clock()
-        request = request.model_copy(update={"text": to_simplified(request.text)})
+        request = request.model_copy(update={"text": correct_homophones(to_simplified(request.text))})
         audit = RunAudit(
             run_id=ctx.run_id,
             tenant_id=ctx.tenant_id,

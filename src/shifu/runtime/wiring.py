@@ -42,6 +42,7 @@ from shifu.evidence.evaluator import EvidenceEvaluator
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
 from shifu.llm.client import OpenAICompatibleClient
+from shifu.nlp.homophones import warm_up as homophones_warm_up
 from shifu.nlp.names import warm_up as names_warm_up
 from shifu.nlp.terms import warm_up as terms_warm_up
 from shifu.planning.fallback import build_planner
@@ -199,6 +200,7 @@ def _warm_up(knowledge: KnowledgeBase) -> None:
     search does not pay."""
     terms_warm_up()
     names_warm_up()
+    homophones_warm_up()
     try:
         knowledge.parts.embedder.query("预热")
     except Exception as exc:  # the endpoint may be down at start; searches will report it
