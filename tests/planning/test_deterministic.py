@@ -195,6 +195,22 @@ def test_a_keyword_query_naming_what_it_asks_is_a_knowledge_question(
     assert [call.tool for call in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
 
 
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("我是华府的，装修周末能施工吗", Intent.KNOWLEDGE_QA),
+        ("我在江湾上班，婚假有几天", Intent.KNOWLEDGE_QA),
+        ("我是华府的，帮我看看今天的待办", Intent.LIVE_MY_WORK),
+        ("我在江湾上班", Intent.CLARIFY),
+    ],
+)
+def test_a_self_introduction_before_the_question_does_not_decide_the_intent(
+    deterministic: DeterministicPlanner, question: str, intent: Intent
+) -> None:
+    """我是华府的，… says who asks; the question after it says what is asked (alone, it asks nothing)."""
+    assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is intent
+
+
 WHO_MADE_IT = ["《安全手册》的作者有哪些", "《保洁手册》的编写人有哪些", "小区是谁开发的"]
 
 
