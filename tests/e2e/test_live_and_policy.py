@@ -113,6 +113,17 @@ def test_a_project_named_in_the_question_is_read_or_refused_never_swapped(
     assert tasks["status"] == "FORBIDDEN" and called(tasks) == set()
 
 
+def test_a_rule_of_the_askers_project_never_answers_for_another_project(actor: Any) -> None:
+    other = actor("employee").ask("江湾项目的门岗几点交接班")
+    assert other["decision"] == "NO_EVIDENCE", other["answer"]
+    assert "8:00至20:00" not in other["answer"]
+    own = actor("employee").ask("华府项目的门岗几点交接班")
+    assert own["status"] == "COMPLETED" and "8:00至20:00" in own["answer"]
+    company = actor("employee").ask("江湾项目报销要谁批")
+    assert company["status"] == "COMPLETED", company["answer"]
+    assert "费用报销管理制度" in company["answer"]
+
+
 def test_a_supervisor_asking_about_one_member_reads_only_that_member(actor: Any) -> None:
     response = actor("supervisor").ask("张三这周练了几次")
     assert response["status"] == "COMPLETED", response["answer"]

@@ -61,10 +61,12 @@ from shifu.runtime.assemble import (
 from shifu.runtime.follow_up import knowledge_follow_up
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
 from shifu.runtime.scope import (
+    about_named_projects,
     asks_about_someone_else,
     own_read_instead,
     scoped_to_named_project,
     team_read_instead,
+    without_project_names,
 )
 from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
 from shifu.runtime.turn import TurnResult
@@ -310,7 +312,9 @@ class AgentRuntime:
             results = list(pre_results) if number == 1 else []
             for call in batch:
                 try:
-                    result = self._p.executor.execute(ctx, plan.intent, call, budget=budget)
+                    result = about_named_projects(
+                        self._p.executor.execute(ctx, plan.intent, call, budget=budget), plan.question, ctx
+                    )
                 except BudgetExceeded as exc:
                     results.append(ToolResult(call=call, status=ToolStatus.FAILED, reason_code=exc.code))
                     break
@@ -323,7 +327,11 @@ class AgentRuntime:
             if not any(c.tool is ToolCode.KNOWLEDGE_SEARCH or c.tool in LIVE_TOOLS for c in plan.tool_calls):
                 return None
             return self._p.evaluator.evaluate(
-                plan, results, on_date=ctx.now.astimezone(self._p.tz).date(), now=ctx.now, role=ctx.role
+                without_project_names(plan, ctx),
+                results,
+                on_date=ctx.now.astimezone(self._p.tz).date(),
+                now=ctx.now,
+                role=ctx.role,
             )
 
         def no_follow_up(_: DecisionResult | None, __: Sequence[ToolResult]) -> FollowUp | None:

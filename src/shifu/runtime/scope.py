@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from shifu.contracts.common import Intent, ToolCode
+from shifu.contracts.common import Intent, ToolCode, ToolStatus
 from shifu.contracts.context import ExecutionContext
+from shifu.contracts.evidence import Observation, ToolResult
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
 from shifu.planning.tool_calls import build_tool_calls
 from shifu.policy.rules import ROLE_TOOLS
@@ -131,7 +132,8 @@ def scoped_to_named_project(plan: SemanticQueryPlan, ctx: ExecutionContext) -> E
     ones) the call is refused; inside, it is narrowed to that project. When several projects are
     named, the first one outside the principal's projects is selected, so the turn is refused
     rather than answered for the others only. Knowledge search keeps the principal's spaces: a
-    rule of another project is simply not among them.
+    rule of another project the principal cannot read is not among them, and one they can read is
+    dropped by `about_named_projects`.
     """
     if not any(call.tool in PROJECT_BOUND_TOOLS for call in plan.tool_calls):
         return ctx
@@ -142,3 +144,72 @@ def scoped_to_named_project(plan: SemanticQueryPlan, ctx: ExecutionContext) -> E
     if len(named) == 1 and named[0] != ctx.selected_project_id:
         return ctx.model_copy(update={"selected_project_id": named[0]})
     return ctx
+
+
+OTHER_PROJECT_DROPPED = "OTHER_PROJECT_DROPPED"
+
+
+def about_named_projects(result: ToolResult, question: str, ctx: ExecutionContext) -> ToolResult:
+    """A rule written for one project does not answer a question about another.
+
+    "江湾项目的门岗几点交接班" from a 华府 employee found 华府's gate SOP (readable to them) and
+    quoted its shifts as 江湾's. When the question names projects, a fragment scoped to projects,
+    none of which is named, is dropped; company-wide fragments (no project scope) stay.
+    """
+    if result.call.tool is not ToolCode.KNOWLEDGE_SEARCH or not result.documents:
+        return result
+    named = set(named_projects(question, ctx))
+    if not named:
+        return result
+    kept = [
+        doc
+        for doc in result.documents
+        if not doc.scope.project_ids or named.intersection(doc.scope.project_ids)
+    ]
+    dropped = len(result.documents) - len(kept)
+    if not dropped:
+        return result
+    return result.model_copy(
+        update={
+            "documents": kept,
+            "status": ToolStatus.OK if kept else ToolStatus.NO_RESULT,
+            "reason_code": result.reason_code if kept else "NO_DOCUMENTS",
+            "observations": [*result.observations, Observation(code=OTHER_PROJECT_DROPPED, count=dropped)],
+        }
+    )
+
+
+def _applies_to(scope: tuple[str, ...], named: set[str]) -> bool:
+    """A company-wide fragment applies to every project; a scoped one to its own projects."""
+    return not scope or bool(named.intersection(scope))
+
+
+def without_project_names(plan: SemanticQueryPlan, ctx: ExecutionContext) -> SemanticQueryPlan:
+    """The plan as the evidence gate reads it: the projects it names are scope, not subject.
+
+    "江湾项目报销要谁批" is about 报销; the company rule answers it for every project, although it
+    never says 江湾 (`about_named_projects` has already dropped the rules of other projects).
+    """
+    names = [ctx.project_names[pid] for pid in named_projects(plan.question, ctx)]
+    if not names:
+        return plan
+    pattern = re.compile(
+        "|".join(f"{re.escape(name)}(?:项目)?的?" for name in sorted(names, key=len, reverse=True))
+    )
+
+    def strip(text: str) -> str:
+        return pattern.sub("", text).strip() or text
+
+    calls: list[ToolCall] = []
+    for call in plan.tool_calls:
+        query = call.arguments.get("query")
+        if call.tool is ToolCode.KNOWLEDGE_SEARCH and isinstance(query, str):
+            call = call.model_copy(update={"arguments": {**call.arguments, "query": strip(query)}})
+        calls.append(call)
+    return plan.model_copy(
+        update={
+            "question": strip(plan.question),
+            "normalized_question": strip(plan.normalized_question),
+            "tool_calls": calls,
+        }
+    )
