@@ -211,6 +211,20 @@ def test_a_self_introduction_before_the_question_does_not_decide_the_intent(
     assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is intent
 
 
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("我能看看员工手册吗", Intent.RESOURCE_DELIVERY),
+        ("帮我给业主发个短信说明天停水", Intent.CAPABILITY_QUERY),
+    ],
+)
+def test_asking_to_see_a_document_or_to_message_owners_is_told_apart_from_live_reads(
+    deterministic: DeterministicPlanner, question: str, intent: Intent
+) -> None:
+    """看看员工手册 asks for a file, 给业主发短信 for a channel the assistant does not have."""
+    assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is intent
+
+
 WHO_MADE_IT = ["《安全手册》的作者有哪些", "《保洁手册》的编写人有哪些", "小区是谁开发的"]
 
 
