@@ -439,6 +439,16 @@ def test_zero_search_results_is_no_evidence() -> None:
         ([], (ToolCode.MY_CURRENT_TASKS,), [EvidenceNeed.LIVE_STATE]),
         ([EvidenceNeed.DEADLINE], (ToolCode.KNOWLEDGE_SEARCH,), [EvidenceNeed.DEADLINE]),
         ([], (ToolCode.WORK_REPORT_DRAFT,), []),
+        (
+            [EvidenceNeed.LIVE_STATE],
+            (ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH),
+            [EvidenceNeed.LIVE_STATE, EvidenceNeed.GENERAL_RULE],
+        ),
+        (
+            [EvidenceNeed.LIVE_STATE, EvidenceNeed.PROCESS_STEPS],
+            (ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH),
+            [EvidenceNeed.LIVE_STATE, EvidenceNeed.PROCESS_STEPS],
+        ),
     ],
 )
 def test_effective_needs(

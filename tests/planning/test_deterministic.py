@@ -225,6 +225,17 @@ def test_asking_to_see_a_document_or_to_message_owners_is_told_apart_from_live_r
     assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is intent
 
 
+KNOWLEDGE_THEN_LIVE = ["婚假有几天，顺便看看我今天的待办", "我想知道加班费咋算的，还有我今天有啥活"]
+
+
+@pytest.mark.parametrize("question", KNOWLEDGE_THEN_LIVE)
+def test_a_knowledge_question_asked_before_a_live_read_runs_both(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert {call.tool for call in plan.tool_calls} == {ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH}
+
+
 WHO_MADE_IT = ["《安全手册》的作者有哪些", "《保洁手册》的编写人有哪些", "小区是谁开发的"]
 
 

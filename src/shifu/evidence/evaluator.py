@@ -53,10 +53,15 @@ LIVE_TOOLS: frozenset[ToolCode] = frozenset(
 
 
 def effective_needs(plan: SemanticQueryPlan) -> list[EvidenceNeed]:
-    """The plan's slots; a bare knowledge search asks for GENERAL_RULE, a live tool for LIVE_STATE."""
+    """The plan's slots; a bare knowledge search asks for GENERAL_RULE, a live tool for LIVE_STATE.
+
+    A search planned beside a live read (加班费咋算，还有我今天有啥活) with no document need of its own
+    still asks for GENERAL_RULE: its results are judged, never silently left out of the answer.
+    """
     needs = list(dict.fromkeys(plan.evidence_needs))
     tools = {call.tool for call in plan.tool_calls}
-    if not needs and ToolCode.KNOWLEDGE_SEARCH in tools:
+    document_needs = [need for need in needs if need is not EvidenceNeed.LIVE_STATE]
+    if not document_needs and ToolCode.KNOWLEDGE_SEARCH in tools:
         needs.append(EvidenceNeed.GENERAL_RULE)
     if tools & LIVE_TOOLS and EvidenceNeed.LIVE_STATE not in needs:
         needs.append(EvidenceNeed.LIVE_STATE)
