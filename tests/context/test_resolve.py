@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from context.builders import NOW, citation, frame, state_with
+from shifu.context import cues
 from shifu.context.resolve import (
     CORRECTION_VALUE_MISSING,
     REFERENCE_UNRESOLVED,
@@ -28,6 +29,7 @@ from shifu.contracts.entities import (
     OrdinalRef,
     PersonMention,
 )
+from shifu.nlp.mentions import ORDINAL_MENTION
 
 NONE = ExtractedEntities()
 THIS_MONTH = DateSpan(start=date(2026, 7, 1), end=date(2026, 7, 31), text="这个月")
@@ -516,3 +518,11 @@ def test_a_completed_question_never_outgrows_a_frame(previous: str, question: st
     res = resolve(question, state, entities=_entities(question))
     assert res.effective_question == question
     assert turn_frame(res, intent=Intent.KNOWLEDGE_QA, entities=_entities(question)) is not None
+
+
+@pytest.mark.parametrize(
+    "question", ["新员工第一个月要指派几个训练", "第三个工作日内要交吗", "第2个阶段是什么"]
+)
+def test_a_time_or_stage_after_an_ordinal_points_at_no_listed_item(question: str) -> None:
+    assert cues.find_ordinals(question) == []
+    assert ORDINAL_MENTION.search(question) is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.entities import DocumentRef, OrdinalRef
+from shifu.nlp.mentions import NOT_AN_ITEM_AFTER_GE
 
 _PUNCT = "，,。.!！?？；;：:、~～ \t\r\n"
 _PUNCT_RE = re.compile("[" + re.escape(_PUNCT) + "]")
@@ -112,7 +113,9 @@ _CN_DIGITS = {
     "九": 9,
 }
 
-ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个|条|件|份|点|位)")
+ORDINAL_RE = re.compile(
+    rf"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*(?:项|个{NOT_AN_ITEM_AFTER_GE}|条|件|份|点|位)"
+)
 """第二项 / 第2个 / 第十条 — never 第N次 ("the N-th time" points at no listed item) nor 第N步
 (a step of the process asked about: 发现火情第一步做什么)."""
 

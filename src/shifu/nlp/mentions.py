@@ -64,7 +64,12 @@ _LOCATION = re.compile(
 )
 _ROOM = re.compile(r"(?<![\d.])(\d{3,4})\s*(?:室|房间|房)")
 
-ORDINAL_MENTION = re.compile(rf"第\s*(\d+|{CN_NUMBER})\s*(?:个|项|件|份|点|行|位|条待办|个任务|张)")
+NOT_AN_ITEM_AFTER_GE = r"(?!月|小时|工作日|星期|季度|年|周|阶段)"
+"""After 第N个, a unit of time or a stage: 第一个月 is a time, never the first listed item."""
+ORDINAL_MENTION = re.compile(
+    rf"第\s*(\d+|{CN_NUMBER})\s*(?:个任务|个{NOT_AN_ITEM_AFTER_GE}|项|件|份|点|行|位|条待办|张)"
+)
+"""第二项, 第3个: a listed item pointed at (第一个月 and 第三个工作日 are times, not items)."""
 _LAST = re.compile(r"最后(?:那|一)?(?:个|项|件|份|条|张)|上一(?:个|项|件|份|条|张)|前一(?:个|项|件|份|条)")
 
 _DOCUMENT_REF = re.compile(
