@@ -97,6 +97,11 @@ def _free(start: int, end: int, taken: list[Span]) -> bool:
     return not any(start < t_end and t_start < end for t_start, t_end in taken)
 
 
+def _starts_a_mention(position: int, taken: list[Span]) -> bool:
+    """True when an entity found earlier (a date: 孙八上周…) starts at `position`: a name may end there."""
+    return any(start == position for start, _ in taken)
+
+
 def _claim(m: re.Match[str], taken: list[Span]) -> bool:
     if not _free(m.start(), m.end(), taken):
         return False
@@ -198,7 +203,8 @@ def find_persons(text: str, taken: list[Span]) -> Iterator[tuple[int, PersonMent
                 continue
             end = i + 1 + size
             left_ok = i == 0 or text[i - 1] in _NAME_LEFT
-            if _NAME_RIGHT.match(text, end) and (left_ok or size == 1) and _free(i, end, taken):
+            right_ok = _NAME_RIGHT.match(text, end) or _starts_a_mention(end, taken)
+            if right_ok and (left_ok or size == 1) and _free(i, end, taken):
                 found = end
                 break
         if found is None and i > 0 and text[i - 1] in _NAME_LEFT and i + 2 <= len(text):
