@@ -17,6 +17,7 @@ from shifu.evidence.conflicts import document_families
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 RELATIVE_VERSIONS = frozenset({LATEST_VERSION, PREVIOUS_VERSION})
+"""Versions named by their place among the others (新版, 旧版), not by a label."""
 
 
 def wanted_versions(plan: SemanticQueryPlan) -> list[str]:

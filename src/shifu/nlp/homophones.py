@@ -2,10 +2,11 @@
 
 Staff type with pinyin input methods, so their typos are homophones: the wrong character with
 the right sound. A question with 报消 matches no document and ends NO_EVIDENCE, although the
-user plainly asks about 报销. Only a stretch the dictionary does not know is corrected (one
-unknown word, or single characters the segmenter could not join), and only to the one topic
-word with exactly the same toneless pinyin: 报效 is a word, so it is never touched, and a sound
-shared by two topic words corrects nothing. Documents are never rewritten.
+user plainly asks about 报销. Only a stretch the dictionary does not know is corrected (characters
+the segmenter could not join into words), and only to the one topic word with exactly the same
+toneless pinyin: 报效 is a word, so it is never touched, a stretch holding a function character
+(里是) is two words, and a sound shared by two topic words corrects nothing. Titles and quotations
+are names as written. Documents are never rewritten.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ _MAX_WORD = 4
 
 
 def _sound(text: str) -> tuple[str, ...]:
+    """Toneless pinyin of `text`, one syllable per character (pypinyin's bundled tables)."""
     from pypinyin import lazy_pinyin
 
     return tuple(lazy_pinyin(text))
@@ -68,21 +70,28 @@ def _unknown_stretches(run: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _corrected_stretch(stretch: str) -> str:
+    """`stretch` scanned left to right, each longest topic-word homophone replaced by the word."""
+    out: list[str] = []
+    index = 0
+    while index < len(stretch):
+        for size in range(min(_MAX_WORD, len(stretch) - index), 1, -1):
+            meant = _meant(stretch[index : index + size])
+            if meant is not None:
+                out.append(meant)
+                index += size
+                break
+        else:
+            out.append(stretch[index])
+            index += 1
+    return "".join(out)
+
+
 def _corrected_run(run: str) -> str:
+    """A run of Chinese characters with the homophone typos in its unknown stretches corrected."""
     out = run
     for start, end in reversed(_unknown_stretches(run)):
-        stretch = run[start:end]
-        for size in range(min(_MAX_WORD, len(stretch)), 1, -1):
-            replaced = False
-            for offset in range(len(stretch) - size + 1):
-                meant = _meant(stretch[offset : offset + size])
-                if meant is not None:
-                    stretch = stretch[:offset] + meant + stretch[offset + size :]
-                    replaced = True
-                    break
-            if replaced:
-                break
-        out = out[:start] + stretch + out[end:]
+        out = out[:start] + _corrected_stretch(run[start:end]) + out[end:]
     return out
 
 
