@@ -236,6 +236,15 @@ def test_a_knowledge_question_asked_before_a_live_read_runs_both(
     assert {call.tool for call in plan.tool_calls} == {ToolCode.MY_CURRENT_TASKS, ToolCode.KNOWLEDGE_SEARCH}
 
 
+@pytest.mark.parametrize("question", ["那算了，帮我看看今天的任务吧", "好吧，我明天有啥任务"])
+def test_a_live_read_after_a_dismissal_runs_the_live_read_only(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    """算了，… drops the previous topic; it asks nothing of the documents."""
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert [call.tool for call in plan.tool_calls] == [ToolCode.MY_CURRENT_TASKS]
+
+
 WHO_MADE_IT = ["《安全手册》的作者有哪些", "《保洁手册》的编写人有哪些", "小区是谁开发的"]
 
 
