@@ -161,11 +161,7 @@ def about_named_projects(result: ToolResult, question: str, ctx: ExecutionContex
     named = set(named_projects(question, ctx))
     if not named:
         return result
-    kept = [
-        doc
-        for doc in result.documents
-        if not doc.scope.project_ids or named.intersection(doc.scope.project_ids)
-    ]
+    kept = [doc for doc in result.documents if _applies_to(doc.scope.project_ids, named)]
     dropped = len(result.documents) - len(kept)
     if not dropped:
         return result
