@@ -47,6 +47,7 @@ from shifu.nlp.terms import question_terms
         ("那要提前几天申请年假", {"那要"}),
         ("复盘记录要写啥", {"写啥"}),
         ("催费打电话最晚几点", {"最晚"}),
+        ("电梯坏了困住人咋整", {"人整", "整"}),
         ("报销的钱啥时候到账", {"啥时候"}),
     ],
 )
@@ -67,6 +68,7 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("应聘工程维修岗要准备什么", "工程维修岗"),
         ("请3天假谁批", "请假"),
         ("休两天病假要什么证明", "病假"),
+        ("忘了打卡怎么办", "忘了"),  # what happened must be stated, not only 打卡
     ],
 )
 def test_the_most_specific_subject_term_is_required(question: str, subject: str) -> None:

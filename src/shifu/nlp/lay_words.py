@@ -84,6 +84,9 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"举办", "举行", "召开"}),
     frozenset({"考试", "测验", "测试"}),
+    frozenset({"困住", "困人", "被困"}),
+    frozenset({"楼道", "楼梯间", "走廊"}),
+    frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
@@ -192,7 +195,10 @@ never speaks of the situation does not answer it, so the situation word must be 
 other term."""
 
 _STEPS_TAKEN = ("申请", "提前", "提交", "办理")
-SITUATION_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_STEPS_TAKEN))
+_FORGOTTEN = ("忘了", "忘记")
+SITUATION_WORDS: frozenset[str] = frozenset(
+    (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_STEPS_TAKEN, *_FORGOTTEN)
+)
 """Words that say what happened to something or what is done with it, not what it is: "多久能到账",
 "丢了怎么办" or "要提前几天申请" alone still names no subject (到账 of what?), so the conversation
 lends one or asks back."""

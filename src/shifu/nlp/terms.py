@@ -29,11 +29,12 @@ _MAX_WORD = 6
 _DOMAIN_FREQ = 20000
 """jieba frequency given to domain words so the segmenter keeps them whole."""
 _KEPT_WHOLE = (
-    *("额外", "另外"),
+    *("额外", "另外", "忘了", "忘记"),
     *("能不能", "可不可以", "是不是", "要不要", "会不会", "行不行", "用不用", "让不让"),
+    *("咋整", "咋办", "咋弄", "咋搞", "咋做"),
 )
-"""Adverbs and A-not-A questions the segmenter would otherwise glue to the next word (要额外交 → 额 | 外交,
-能不能自己撬门 → 能 | 不能自己 | 撬门)."""
+"""Words the segmenter would otherwise split or glue to their neighbours (要额外交 → 额 | 外交, 能不能自己撬门
+→ 能 | 不能自己, 困住人咋整 → 人整, 忘了打卡 → 忘 | 了)."""
 _MONEY = re.compile(r"\d+(?:\.\d+)?\s*[万千]?\s*(?:块钱|元钱|块|元|圆)")
 """500块钱: an amount is the question's figure (read elsewhere), never a term; without it 块钱 would be."""
 _LEAVE_LENGTH = re.compile(
@@ -124,7 +125,7 @@ def vocabulary() -> dict[str, float]:
             word, _, weight = line.partition(" ")
             if word and weight:
                 table[word] = float(weight)
-    for word in DOMAIN_WORDS | frozenset(LAY_SYNONYMS):
+    for word in DOMAIN_WORDS | frozenset(LAY_SYNONYMS) | frozenset(_KEPT_WHOLE):
         table.setdefault(word, _UNKNOWN_IDF)
     return table
 
