@@ -111,3 +111,15 @@ def test_the_lead_sentence_names_the_subject_of_an_untitled_passage() -> None:
     answer = "据国际足联消息，下届世界杯将有48支球队参赛，比赛场次增至104场。"
     assert _answering("美加墨世界杯会有多少支球队参赛", body) == [answer]
     assert _answering("美加墨世界杯会有多少支球队参赛", body.split("。", 1)[1]) == []
+
+
+def test_a_lead_in_stating_the_figure_answers_for_the_items_it_introduces() -> None:
+    body = (
+        "单位违反本法规定，有下列行为之一的，责令改正，处五千元以上五万元以下罚款：\n"
+        "（一）损坏、挪用消防设施、器材的；\n（二）占用、堵塞、封闭疏散通道、安全出口的；\n"
+        "单位应当落实消防安全责任制。"
+    )
+    assert _answering("消防通道被占用要罚多少钱", body) == [
+        "单位违反本法规定，有下列行为之一的，责令改正，处五千元以上五万元以下罚款："
+    ]
+    assert _answering("消防水池要罚多少钱", body) == []  # the items never name it

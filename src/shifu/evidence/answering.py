@@ -61,6 +61,23 @@ class AnswerAsk:
         )
 
 
+_LEAD_IN_END = ("：", ":")
+_ITEM = re.compile(
+    r"\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])\s*\S"
+)
+"""A numbered item: 1. / 1、 / (1) / （一）."""
+
+
+def _items_after(sentences: list[str], index: int) -> list[str]:
+    """The numbered items that follow the lead-in at `index` ((一)…, 1. …), up to the first non-item."""
+    items: list[str] = []
+    for sentence in sentences[index + 1 :]:
+        if not _ITEM.match(sentence):
+            break
+        items.append(sentence)
+    return items
+
+
 def speaks_of_attribute(attributes: tuple[str, ...], text: str) -> bool:
     """True when `text` names one of the question's asked attributes, in any of its wordings."""
     if not attributes:
@@ -85,7 +102,9 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     sentences = [part.strip() for part in _SENTENCE.findall(body) if part.strip()]
     found: list[str] = []
     for index, sentence in enumerate(sentences):
-        context = heading + "".join(sentences[max(0, index - 1) : index + 1])
+        # A lead-in (有下列行为之一的，处五千元以上罚款：) speaks of the items it introduces.
+        listed = "".join(_items_after(sentences, index)) if sentence.endswith(_LEAD_IN_END) else ""
+        context = heading + "".join(sentences[max(0, index - 1) : index + 1]) + listed
         if not names_identifiers(context, ask.identifiers):
             continue
         if names_other_identifier(sentence, ask.identifiers) or names_other_year(sentence, ask.years):
@@ -95,7 +114,7 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
             fit.required_covered or relevance(terms, sentences[0] + context).required_covered
         ):
             continue
-        if relevance(terms, heading + sentence).score < SENTENCE_SCORE:
+        if relevance(terms, heading + sentence + listed).score < SENTENCE_SCORE:
             continue
         if names_other_qualified(sentence, ask.qualified):
             continue
