@@ -341,8 +341,23 @@ def _is_checklist_or_schedule(text: str) -> bool:
     return len(items) >= 2 and len(listed) * 2 > len(items)
 
 
+_CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|要求\s*[：:]\s*$")
+
+
+def _is_conditions_list(text: str) -> bool:
+    """A numbered list of cases or requirements (员工出现以下情况之一的，…列入待复盘名单：; 应符合以下…要求：)
+    states when something applies or what must hold, not what to do in order, unless its lead-in
+    says it is a procedure."""
+    first = _ORDERED_LINE.search(text)
+    if first is None:
+        return False
+    lead_in = text[: first.start()]
+    procedure = _has_any(lead_in, ("步骤", "流程", "程序"))
+    return bool(_CONDITIONS_LEAD_IN.search(lead_in.strip())) and not procedure
+
+
 def _supports_step(text: str) -> bool:
-    if _is_prohibition_list(text) or _is_checklist_or_schedule(text):
+    if _is_prohibition_list(text) or _is_checklist_or_schedule(text) or _is_conditions_list(text):
         return False
     if has_ordered_steps(text):
         return True
