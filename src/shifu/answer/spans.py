@@ -17,6 +17,7 @@ from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
@@ -69,10 +70,6 @@ NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
 }
 """Words that mark a sentence as relevant to a slot (selection only; qualification is the evaluator's)."""
 
-_ITEM_LINE = re.compile(
-    r"\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])\s*\S"
-)
-_LEAD_IN_END = ("：", ":")
 
 MAX_SENTENCES_PER_FRAGMENT = 3
 MAX_SPAN_CHARS = 300
@@ -185,7 +182,7 @@ def listed_items(text: str, lead_in: str) -> list[str]:
     for line in text[start + len(lead_in) :].splitlines():
         if not line.strip():
             continue
-        if not _ITEM_LINE.match(line) or len(items) >= MAX_LISTED_ITEMS:
+        if not ITEM_LINE.match(line) or len(items) >= MAX_LISTED_ITEMS:
             break
         if not is_instruction_like(line):
             items.append(line.strip())
@@ -198,7 +195,7 @@ def _with_listed_items(chosen: list[str], text: str) -> list[str]:
     for sentence in chosen:
         if sentence not in out:
             out.append(sentence)
-        if sentence.endswith(_LEAD_IN_END):
+        if sentence.endswith(LEAD_IN_END):
             out += [item for item in listed_items(text, sentence) if item not in out]
     return out
 
@@ -209,19 +206,19 @@ def _lead_in_of(item: str, text: str) -> str | None:
     Lines are walked, not sentences: an item may hold two sentences (病历；请病假1日的…), and the
     line before the next item is still an item.
     """
-    if not _ITEM_LINE.match(item):
+    if not ITEM_LINE.match(item):
         return None
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     index = next((i for i, line in enumerate(lines) if line.startswith(item)), None)
     if index is None:
         return None
     index -= 1
-    while index >= 0 and _ITEM_LINE.match(lines[index]):
+    while index >= 0 and ITEM_LINE.match(lines[index]):
         index -= 1
     if index < 0:
         return None
     last = sentences(lines[index])
-    return last[-1] if last and last[-1].endswith(_LEAD_IN_END) else None
+    return last[-1] if last and last[-1].endswith(LEAD_IN_END) else None
 
 
 def _with_lead_ins(chosen: list[str], text: str) -> list[str]:

@@ -23,6 +23,7 @@ from shifu.nlp.instances import (
     question_identifiers,
     question_years,
 )
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.names import names_other_qualified, qualified_names
 from shifu.nlp.terms import QuestionTerms
 
@@ -61,18 +62,11 @@ class AnswerAsk:
         )
 
 
-_LEAD_IN_END = ("：", ":")
-_ITEM = re.compile(
-    r"\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])\s*\S"
-)
-"""A numbered item: 1. / 1、 / (1) / （一）."""
-
-
 def _items_after(sentences: list[str], index: int) -> list[str]:
     """The numbered items that follow the lead-in at `index` ((一)…, 1. …), up to the first non-item."""
     items: list[str] = []
     for sentence in sentences[index + 1 :]:
-        if not _ITEM.match(sentence):
+        if not ITEM_LINE.match(sentence):
             break
         items.append(sentence)
     return items
@@ -103,7 +97,7 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     found: list[str] = []
     for index, sentence in enumerate(sentences):
         # A lead-in (有下列行为之一的，处五千元以上罚款：) speaks of the items it introduces.
-        listed = "".join(_items_after(sentences, index)) if sentence.endswith(_LEAD_IN_END) else ""
+        listed = "".join(_items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
         context = heading + "".join(sentences[max(0, index - 1) : index + 1]) + listed
         if not names_identifiers(context, ask.identifiers):
             continue
