@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shifu.nlp.answer_kind import AnswerKind, answer_kind, answer_spans
+from shifu.nlp.answer_kind import AnswerKind, answer_kind, answer_spans, states_an_answer
 from shifu.nlp.counting import lists_what_is_counted
 from shifu.nlp.instances import (
     names_identifiers,
@@ -464,3 +464,12 @@ def test_the_whole_year_figure_does_not_answer_for_a_month() -> None:
     assert answer_spans(AnswerKind.NUMBER, "2022年我国汽车出口突破300万辆。", question) == []
     assert answer_spans(AnswerKind.NUMBER, "2022年8月，我国汽车出口30.8万辆。", question) == ["30.8万辆"]
     assert answer_spans(AnswerKind.NUMBER, "8月份我国汽车出口30.8万辆。", question) == ["30.8万辆"]
+
+
+def test_a_fine_does_not_answer_what_is_paid_out_nor_the_reverse() -> None:
+    fine = "用人单位拒不协助调查的，处2000元以上2万元以下的罚款。"
+    benefit = "职工因工致残的，从工伤保险基金中一次性支付伤残补助金，标准为27个月的本人工资。"
+    assert not states_an_answer(AnswerKind.NUMBER, fine, "工伤了公司要赔多少")
+    assert states_an_answer(AnswerKind.NUMBER, benefit, "工伤了公司要赔多少")
+    assert states_an_answer(AnswerKind.NUMBER, fine, "不协助调查要罚多少")
+    assert not states_an_answer(AnswerKind.NUMBER, benefit, "不协助调查要罚多少")

@@ -315,8 +315,11 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
 def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     """Spans of `sentence` that could answer a question of `kind` (not ones the question states).
 
-    A count question (几个阶段, 几天) is answered only by a number of the thing it counts.
+    A count question (几个阶段, 几天) is answered only by a number of the thing it counts, and a question
+    about what is paid out (赔多少) is not answered by a fine (处二千元以上罚款), nor the reverse.
     """
+    if kind is AnswerKind.NUMBER and _another_purpose_of_money(sentence, question):
+        return []
     spans = [
         span
         for span in _candidates(kind, sentence, question)
@@ -330,6 +333,21 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     if counted is None:
         return spans
     return [span for span in spans if counts(span, sentence, counted)]
+
+
+_PAID_OUT = re.compile(r"赔|补偿|补助|抚恤|津贴|待遇")
+_FINED = re.compile(r"罚")
+
+
+def _another_purpose_of_money(sentence: str, question: str) -> bool:
+    """True when the question asks what is paid to someone and the sentence states only a fine, or the
+    question asks for a fine and the sentence states only what is paid out (工伤了公司要赔多少 vs
+    第六十三条 …处2000元以上2万元以下的罚款)."""
+    if _PAID_OUT.search(question) and not _FINED.search(question):
+        return bool(_FINED.search(sentence)) and not _PAID_OUT.search(sentence)
+    if _FINED.search(question) and not _PAID_OUT.search(question):
+        return bool(_PAID_OUT.search(sentence)) and not _FINED.search(sentence)
+    return False
 
 
 _TARGET_BEFORE = re.compile(r"(?:预计|计划|目标|有望|力争|预期|需要超过|需超过|或将)\s*$")
