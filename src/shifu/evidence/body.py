@@ -318,46 +318,34 @@ def has_ordered_steps(text: str) -> bool:
     return len(_ORDERED_LINE.findall(text)) >= 2
 
 
-def _is_prohibition_list(text: str) -> bool:
-    """A numbered list introduced as things not to do (严禁以下行为：1. …) is not a procedure."""
+_CHECK_ITEM = re.compile(r"是否|有无|有没有")
+_CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|要求\s*[：:]\s*$")
+_PROCEDURE_WORDS = ("步骤", "流程", "程序")
+
+
+def _is_list_but_no_procedure(text: str) -> bool:
+    """A numbered list whose lead-in does not call it a procedure (按以下步骤) and that is one of:
+
+    - things not to do (严禁以下行为：1. …);
+    - cases or requirements (员工出现以下情况之一的，…列入待复盘名单：; 应符合以下…要求：), which state when
+      something applies or what must hold;
+    - things to check (1. 疏散通道是否畅通) or how often things happen (1. 日常巡查：每日2次).
+    """
     first = _ORDERED_LINE.search(text)
     if first is None:
         return False
     lead_in = text[: first.start()]
-    return _has_any(lead_in, _PROHIBITION_CUES) and not _has_any(lead_in, ("步骤", "流程", "程序"))
-
-
-_CHECK_ITEM = re.compile(r"是否|有无|有没有")
-
-
-def _is_checklist_or_schedule(text: str) -> bool:
-    """A numbered list of things to check (1. 疏散通道是否畅通) or of how often things happen
-    (1. 日常巡查：每日2次) is not a procedure, unless its lead-in says it is one (按以下步骤)."""
-    first = _ORDERED_LINE.search(text)
-    if first is None or _has_any(text[: first.start()], ("步骤", "流程", "程序")):
+    if _has_any(lead_in, _PROCEDURE_WORDS):
         return False
+    if _has_any(lead_in, _PROHIBITION_CUES) or _CONDITIONS_LEAD_IN.search(lead_in.strip()):
+        return True
     items = [line for line in text[first.start() :].splitlines() if _ORDERED_LINE.match(line)]
     listed = [item for item in items if _CHECK_ITEM.search(item) or states_frequency(item)]
     return len(items) >= 2 and len(listed) * 2 > len(items)
 
 
-_CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|要求\s*[：:]\s*$")
-
-
-def _is_conditions_list(text: str) -> bool:
-    """A numbered list of cases or requirements (员工出现以下情况之一的，…列入待复盘名单：; 应符合以下…要求：)
-    states when something applies or what must hold, not what to do in order, unless its lead-in
-    says it is a procedure."""
-    first = _ORDERED_LINE.search(text)
-    if first is None:
-        return False
-    lead_in = text[: first.start()]
-    procedure = _has_any(lead_in, ("步骤", "流程", "程序"))
-    return bool(_CONDITIONS_LEAD_IN.search(lead_in.strip())) and not procedure
-
-
 def _supports_step(text: str) -> bool:
-    if _is_prohibition_list(text) or _is_checklist_or_schedule(text) or _is_conditions_list(text):
+    if _is_list_but_no_procedure(text):
         return False
     if has_ordered_steps(text):
         return True
