@@ -6,10 +6,11 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from shifu.contracts.common import Authority, Intent, Lifecycle, Role, ToolCode, ToolStatus, Verification
+from evidence.builders import doc, search_result
+from shifu.contracts.common import EvidenceNeed, Intent, Role, ToolCode, ToolStatus
 from shifu.contracts.context import ExecutionContext
 from shifu.contracts.entities import ExtractedEntities, PersonMention
-from shifu.contracts.evidence import DocumentEvidence, DocumentScope, ToolResult
+from shifu.contracts.evidence import DocumentEvidence, DocumentScope
 from shifu.contracts.plan import SemanticQueryPlan, ToolCall
 from shifu.runtime.scope import (
     about_named_projects,
@@ -181,39 +182,20 @@ def test_a_live_read_about_a_named_project_is_scoped_to_it(
 
 
 def _fragment(citation_id: str, projects: tuple[str, ...]) -> DocumentEvidence:
-    return DocumentEvidence(
-        citation_id=citation_id,
-        fragment_id=f"f-{citation_id}",
-        document_id=f"d-{citation_id}",
-        document_key=f"k-{citation_id}",
-        title="门岗交接班SOP",
-        locator="一、班次安排",
-        version="2025版",
-        authority=Authority.SOP,
-        kind="SOP",
-        scope=DocumentScope(tenant_id="t1", space_id="space-all-staff", project_ids=projects),
-        lifecycle=Lifecycle.PUBLISHED,
-        verification=Verification.HUMAN_VERIFIED,
-        environment="production",
-        text="白班为8:00至20:00。",
-    )
-
-
-def _search_result(*documents: DocumentEvidence) -> ToolResult:
-    call = ToolCall(tool=ToolCode.KNOWLEDGE_SEARCH, arguments={"query": "门岗几点交接班"})
-    return ToolResult(call=call, status=ToolStatus.OK, documents=list(documents))
+    scope = DocumentScope(tenant_id="demo", space_id="space-all-staff", project_ids=projects)
+    return doc(citation_id, "白班为8:00至20:00。", needs=(EvidenceNeed.GENERAL_RULE,), scope=scope)
 
 
 def test_a_rule_of_another_project_never_answers_a_question_naming_a_project() -> None:
     huafu, company = _fragment("c1", ("proj-huafu",)), _fragment("c2", ())
-    about_jiangwan = about_named_projects(_search_result(huafu, company), "江湾项目的门岗几点交接班", NAMED)
+    about_jiangwan = about_named_projects(search_result(huafu, company), "江湾项目的门岗几点交接班", NAMED)
     assert [doc.citation_id for doc in about_jiangwan.documents] == ["c2"]
     assert any(o.code == "OTHER_PROJECT_DROPPED" for o in about_jiangwan.observations)
-    only_huafu = about_named_projects(_search_result(huafu), "江湾项目的门岗几点交接班", NAMED)
+    only_huafu = about_named_projects(search_result(huafu), "江湾项目的门岗几点交接班", NAMED)
     assert only_huafu.status is ToolStatus.NO_RESULT and only_huafu.documents == []
-    about_huafu = about_named_projects(_search_result(huafu, company), "华府项目的门岗几点交接班", NAMED)
+    about_huafu = about_named_projects(search_result(huafu, company), "华府项目的门岗几点交接班", NAMED)
     assert len(about_huafu.documents) == 2
-    unnamed = about_named_projects(_search_result(huafu, company), "门岗几点交接班", NAMED)
+    unnamed = about_named_projects(search_result(huafu, company), "门岗几点交接班", NAMED)
     assert len(unnamed.documents) == 2
 
 
