@@ -10,7 +10,7 @@ import pytest
 from shifu.contracts.common import Intent, ToolCode
 from shifu.contracts.context import ResolvedContext
 from shifu.planning.deterministic import DeterministicPlanner
-from shifu.planning.uncovered import asks_uncovered_data, uncovered_data
+from shifu.planning.uncovered import asks_uncovered_data, uncovered_action, uncovered_data
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 2, 10, 0, tzinfo=TZ)
@@ -40,6 +40,13 @@ CAPTURE = frozenset({ToolCode.CAPTURE_MEMORY_DRAFT})
         ("我这个月还能报销多少", PRACTICE, True),
         ("帮我查一下3栋1201的欠费", CAPTURE, True),  # a lookup request is no note to draft
         ("记一下3栋1201业主欠费三个月了", CAPTURE, False),  # a note about arrears is one
+        ("我这个月请了几天假", PRACTICE, True),  # no tool holds leave records
+        ("今天谁请假了", TASKS, True),
+        ("我手下谁今天没打卡", TASKS, True),
+        ("今天巡检打卡了吗", TASKS, False),  # a patrol check-in is the task read's own topic
+        ("我们组的待办完成了多少", TASKS, True),  # the user's own to-dos are not the team's
+        ("团队这周的任务", TEAM_PRACTICE, True),
+        ("组里谁的训练任务没做完", TEAM_PRACTICE, False),  # names the team read's own topic
     ],
 )
 def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], uncovered: bool) -> None:
@@ -56,6 +63,10 @@ def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], unco
         "帮我查一下3栋1201的欠费",
         "我的组员有谁",
         "组里有哪些人",
+        "我这个月请了几天假",
+        "帮我请明天的假",
+        "帮我提交请假申请",
+        "给业主发个催费通知",
     ],
 )
 def test_the_planner_answers_with_capabilities_instead_of_another_record(
@@ -74,6 +85,10 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("团队的考勤怎么样", "考勤"),
         ("我的组员有谁", "组员名单"),
         ("你能查CRM里的欠费吗", "CRM"),
+        ("我这个月请了几天假", "请假记录"),
+        ("帮我请明天的假", "请假申请"),
+        ("帮我报销一下", "报销申请"),
+        ("给张三打个电话", "短信和电话通知"),
     ],
 )
 def test_the_capability_answer_names_the_data_that_is_not_connected(
@@ -88,3 +103,33 @@ def test_the_capability_answer_names_the_data_that_is_not_connected(
 def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
     assert uncovered_data("我今天有什么待办") is None
     assert uncovered_data("组里谁还没练习") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "action"),
+    [
+        ("帮我请明天的假", "请假申请"),
+        ("能帮我请个假吗", "请假申请"),
+        ("帮我把报销提交了", "报销申请"),
+        ("给3栋业主群发个停水通知", "短信和电话通知"),
+        ("记一下明天给3栋业主打电话", None),  # a note about the call is a draft's job
+        ("请假申请怎么提交", None),  # asks how, not to act
+        ("报销要交什么材料", None),
+    ],
+)
+def test_requests_to_act_in_an_unconnected_system(question: str, action: str | None) -> None:
+    assert uncovered_action(question) == action
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("记一下明天给3栋业主打电话", Intent.CAPTURE_FACT),
+        ("请假申请怎么提交", Intent.KNOWLEDGE_QA),
+        ("请假要提前几天", Intent.KNOWLEDGE_QA),
+    ],
+)
+def test_notes_and_questions_about_the_act_keep_their_intent(
+    deterministic: DeterministicPlanner, question: str, intent: Intent
+) -> None:
+    assert deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ).intent is intent

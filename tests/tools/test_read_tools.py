@@ -194,6 +194,9 @@ def test_resource_delivery(executor: ToolExecutor, ctx_of: Ctx) -> None:
     [
         ("employee", "CRM", False),
         ("employee", "待办", True),
+        ("employee", "工单系统", True),
+        ("supervisor", "团队待办", False),  # shares a word with 待办, but is the team's
+        ("employee", "请假记录", False),
         ("candidate", "待办", False),
         ("candidate", "面试", True),
     ],
@@ -210,9 +213,9 @@ def test_capability_query_comes_from_registry_and_policy(
 
 
 def test_unconnected_data_names_match_no_registered_tool(executor: ToolExecutor, ctx_of: Ctx) -> None:
-    from shifu.planning.uncovered import UNCOVERED_DATA
+    from shifu.planning.uncovered import UNCOVERED_ACTIONS, UNCOVERED_DATA
 
-    for name, _ in UNCOVERED_DATA:
+    for name, _ in (*UNCOVERED_DATA, *UNCOVERED_ACTIONS):
         result = run(
             executor,
             ctx_of("supervisor"),

@@ -33,7 +33,7 @@ from shifu.planning.tool_calls import (
     choose_tool_set,
     widen_with_search,
 )
-from shifu.planning.uncovered import asks_uncovered_data
+from shifu.planning.uncovered import asks_uncovered_data, uncovered_action
 
 CONFIDENCE_THRESHOLD = 0.40
 """Below this calibrated probability the planner asks instead of guessing."""
@@ -51,6 +51,8 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
 ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit (逾期不交物业费 only
 describes the situation)."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
+_DOCUMENT_INTENTS = frozenset({Intent.KNOWLEDGE_QA, Intent.RESOURCE_DELIVERY, Intent.MEDIA_UNDERSTANDING})
+"""Intents that read documents or media: a question about 请假申请 there is about the rule, not a request."""
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
 _DOCUMENT_NEEDS = frozenset(EvidenceNeed) - {EvidenceNeed.LIVE_STATE}
 _CARRIED_INTENTS = frozenset(
@@ -198,7 +200,10 @@ class DeterministicPlanner:
         prediction = self._predict(normalize_text(asked), entities, resolved)
         intent, confidence = prediction.intents[0]
         follow_up = resolved.relation in _FOLLOW_UPS and bool(resolved.goal)
-        if intent is Intent.CLARIFY or confidence < self._threshold:
+        if intent not in _DOCUMENT_INTENTS and uncovered_action(asked) is not None:
+            # 帮我请明天的假: no tool files it; say so rather than ask back or draft something else.
+            intent = Intent.CAPABILITY_QUERY
+        elif intent is Intent.CLARIFY or confidence < self._threshold:
             return self._clarify(question, normalized, entities, prediction)
         if has_attachments and intent is Intent.KNOWLEDGE_QA:
             intent = Intent.MEDIA_UNDERSTANDING

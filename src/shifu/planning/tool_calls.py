@@ -19,7 +19,7 @@ from shifu.contracts.entities import DateSpan, ExtractedEntities
 from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS, DateRangeName
 from shifu.planning.draft_args import practice_topic
-from shifu.planning.uncovered import uncovered_data
+from shifu.planning.uncovered import uncovered_action, uncovered_data
 
 ToolSet = frozenset[ToolCode]
 T = ToolCode
@@ -184,7 +184,9 @@ def arguments_for(
         return args
     if tool is T.CAPABILITY_QUERY:
         system = _SYSTEM_NAME.search(question)
-        requested = system.group(0).upper() if system else uncovered_data(question)
+        requested = (
+            system.group(0).upper() if system else uncovered_data(question) or uncovered_action(question)
+        )
         return {"requestedSystem": requested} if requested else {}
     if tool is T.CAPTURE_MEMORY_DRAFT:
         return {"content": (_CAPTURE_PREFIX.sub("", question) or question)[:500]}

@@ -1,10 +1,15 @@
-"""Personal data no connected system holds: asked about, it gets the capability answer.
+"""Data and actions no connected system serves: asked for, they get the capability answer.
 
 "我还有几天年假没休" or "我这个月报销了多少钱" is a question about the user's own data, so the
-classifier leans towards a live read; but no tool reads leave balances, payslips, attendance or
-reimbursement records. Running the nearest live tool would answer a different question (the
-training record for a leave question). When such a question names nothing the chosen tool
-covers, the plan becomes a CAPABILITY_QUERY, which says what can be read instead of guessing.
+classifier leans towards a live read; but no tool reads leave balances, leave records, payslips,
+attendance, reimbursement records or the team's tasks. Running the nearest live tool would answer a
+different question (the training record for 我这个月请了几天假, the supervisor's own to-dos for
+我们组的待办完成了多少). When such a question names nothing the chosen tool covers, the plan becomes
+a CAPABILITY_QUERY, which says what can be read instead of guessing.
+
+Requests to act in an unconnected system (帮我请明天的假, 给业主发个催费短信) are the same: no
+tool files a leave request or sends a message, and drafting a work report titled 帮我提交请假申请
+would pretend otherwise.
 """
 
 from __future__ import annotations
@@ -13,10 +18,18 @@ import re
 
 from shifu.contracts.common import ToolCode
 
+TEAM_TASKS = "团队待办"
+
 UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("工资薪酬", re.compile(r"工资|薪资|薪水|工资条|奖金")),
-    ("考勤", re.compile(r"考勤|打卡记录|迟到|早退")),
+    ("考勤", re.compile(r"考勤|打卡(?:记录|情况|了吗|了没)|没打卡|缺卡|漏打卡|迟到|早退")),
     ("假期余额", re.compile(r"年假.{0,4}(?:剩|余|还有)|(?:剩|还有)几天年假|几天年假没休")),
+    (
+        "请假记录",
+        re.compile(
+            r"请了(?:几|多少)天假|请过(?:几次)?假|请了几次假|谁(?:在)?请假|请假(?:记录|情况)|休了几天"
+        ),
+    ),
     ("社保公积金", re.compile(r"社保.{0,2}(?:缴|交)|公积金")),
     ("报销数据", re.compile(r"报销(?:进度|记录|到账|款|额度|余额)|报销了多少|报了多少|还能报(?:销)?多少")),
     ("欠费数据", re.compile(r"欠费|欠缴|(?:缴费|交费|收费)(?:记录|情况|明细)")),
@@ -24,9 +37,13 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
         "组员名单",
         re.compile(r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"),
     ),
+    (
+        TEAM_TASKS,
+        re.compile(r"(?:团队|组里|我们组|班组|组员|手下|下属|大家)[^，,。？?]{0,6}(?:待办|任务|工单)"),
+    ),
 )
-"""The user's own HR and finance data, and the team's roster, that no connected system serves, each
-with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
+"""The user's own HR and finance data, and the team's roster and tasks, that no connected system
+serves, each with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
 
 
 def uncovered_data(question: str) -> str | None:
@@ -47,6 +64,10 @@ TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
 """What each live read is about: a question naming one of these is that tool's question."""
 
 
+_NOT_SERVING: dict[str, frozenset[ToolCode]] = {TEAM_TASKS: frozenset({ToolCode.MY_CURRENT_TASKS})}
+"""Reads whose topic words match the unconnected data but which never serve it: the user's own to-dos
+are not the team's (我们组的待办完成了多少)."""
+
 _LOOKUP = re.compile(r"帮我查|帮忙查|查一下|查查|查询|查看|看一下|看看")
 """帮我查一下3栋1201的欠费 asks to read data, not to record a note about it."""
 
@@ -57,9 +78,37 @@ def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
     A note drafted for a request to look unconnected data up (帮我查一下…的欠费) would answer a
     different question too: the request is for the data, which no system here serves.
     """
-    if uncovered_data(question) is None:
+    name = uncovered_data(question)
+    if name is None:
         return False
     if ToolCode.CAPTURE_MEMORY_DRAFT in tools and _LOOKUP.search(question):
         return True
     reads = [tool for tool in tools if tool in TOOL_TOPICS]
-    return bool(reads) and not any(TOOL_TOPICS[tool].search(question) for tool in reads)
+    serving = [tool for tool in reads if tool not in _NOT_SERVING.get(name, ())]
+    return bool(reads) and not any(TOOL_TOPICS[tool].search(question) for tool in serving)
+
+
+UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "请假申请",
+        re.compile(r"(?:帮|替|给)我.{0,8}请.{0,6}假|(?:提交|发起|填|走)(?:一?个|一下)?请假(?:申请|流程|单)"),
+    ),
+    ("报销申请", re.compile(r"(?:帮|替|给)我.{0,6}报(?:销|一下|个销)|(?:提交|发起)(?:一?个|一下|一笔)?报销")),
+    (
+        "短信和电话通知",
+        re.compile(
+            r"发(?:个|条|一条|一个|一下)?(?:[^，,。？?]{0,4})(?:短信|通知|消息|微信)|打(?:个|一个|一下|一通)?电话|群发"
+        ),
+    ),
+)
+"""Acts no connected system performs for the user, with the name the capability answer gives them."""
+
+_NOTE_WORDS = re.compile(r"记一下|记下|记住|备忘|提醒我|记个|写个记录|做个记录")
+"""记一下明天给业主打电话 asks for a note about the act, which is a draft tool's job."""
+
+
+def uncovered_action(question: str) -> str | None:
+    """The name of the unconnected system `question` asks the assistant to act in, if any."""
+    if _NOTE_WORDS.search(question):
+        return None
+    return next((name for name, pattern in UNCOVERED_ACTIONS if pattern.search(question)), None)

@@ -7,6 +7,8 @@ being connected (invariant 3). A requested system that no registered tool serves
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, JsonValue
 
 from shifu.contracts.common import Intent, ToolCode, ToolStatus
@@ -36,12 +38,18 @@ def usable_tools(registry: ToolRegistry, ctx: ExecutionContext) -> list[ToolSpec
     return usable
 
 
+_SYSTEM_SUFFIX = re.compile(r"(?:系统|平台|模块|数据|功能)$")
+
+
 def _serves(spec: ToolSpec, requested: str) -> bool:
+    """True when `spec` is the system asked for: 待办 and 工单系统 name the task read, but 团队待办 or
+    请假记录 only share a word with a tool's name and are different data."""
     wanted = requested.strip().lower()
     if not wanted:
         return False
+    bare = _SYSTEM_SUFFIX.sub("", wanted) or wanted
     names = [spec.label, spec.code.value, *spec.systems]
-    return any(wanted in name.lower() or name.lower() in wanted for name in names)
+    return any(wanted in name.lower() or name.lower() == bare for name in names)
 
 
 class CapabilityTool:
