@@ -111,6 +111,16 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.STEP, "出现以下情况之一的，列入名单：\n1. 得分低于60分。\n2. 回访不满意。", False),
         (ClaimType.STEP, "训练指派应符合以下频次和数量要求：\n1. 每周至少指派1项。\n2. 每月至少1项。", False),
         (ClaimType.STEP, "满足以下条件的，按以下步骤办理：\n1. 提交申请。\n2. 等待审批。", True),
+        (
+            ClaimType.STEP,
+            "处置时使用以下联系方式：\n1. 应急值班电话：400-000-0002。\n2. 维保电话：400-000-0001。",
+            False,
+        ),
+        (
+            ClaimType.CONTACT,
+            "处置时使用以下联系方式：\n1. 应急值班电话：400-000-0002。\n2. 维保电话：400-000-0001。",
+            True,
+        ),
         (ClaimType.STATE, "系统已接入CRM，可实时查询。", False),
         (ClaimType.TIME_LIMIT, "费用发生后30日内提交。", True),
         (ClaimType.TIME_LIMIT, "报销须真实。", False),

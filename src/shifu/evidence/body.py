@@ -320,6 +320,7 @@ def has_ordered_steps(text: str) -> bool:
 
 _CHECK_ITEM = re.compile(r"是否|有无|有没有")
 _CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|要求\s*[：:]\s*$")
+_DIRECTORY_LEAD_IN = re.compile(r"联系方式|联系电话|电话号码|号码|通讯录")
 _PROCEDURE_WORDS = ("步骤", "流程", "程序")
 
 
@@ -329,7 +330,8 @@ def _is_list_but_no_procedure(text: str) -> bool:
     - things not to do (严禁以下行为：1. …);
     - cases or requirements (员工出现以下情况之一的，…列入待复盘名单：; 应符合以下…要求：), which state when
       something applies or what must hold;
-    - things to check (1. 疏散通道是否畅通) or how often things happen (1. 日常巡查：每日2次).
+    - things to check (1. 疏散通道是否畅通) or how often things happen (1. 日常巡查：每日2次);
+    - whom to call (处置时使用以下联系方式：1. 公司应急值班电话：…).
     """
     first = _ORDERED_LINE.search(text)
     if first is None:
@@ -338,6 +340,8 @@ def _is_list_but_no_procedure(text: str) -> bool:
     if _has_any(lead_in, _PROCEDURE_WORDS):
         return False
     if _has_any(lead_in, _PROHIBITION_CUES) or _CONDITIONS_LEAD_IN.search(lead_in.strip()):
+        return True
+    if _DIRECTORY_LEAD_IN.search(lead_in):
         return True
     items = [line for line in text[first.start() :].splitlines() if _ORDERED_LINE.match(line)]
     listed = [item for item in items if _CHECK_ITEM.search(item) or states_frequency(item)]

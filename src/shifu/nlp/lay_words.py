@@ -38,7 +38,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     百分之几 百分之多少 百分比 比例 几倍 多少倍 倍数 一共 总共 共有 一共有
     负有
     那 那么 那要 那就 那我 那还 那得
-    啥 啥时候 为啥 干啥 啥样 要啥 有啥 是啥
+    啥 啥时候 为啥 干啥 啥样 要啥 有啥 是啥 干嘛 干什么 做啥 弄啥 咋样 先干嘛 先做什么
     """
 )
 """Words that ask rather than name: never a subject term. The second group names the KIND of
