@@ -232,13 +232,16 @@ def _subject_rules(
 def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEvidence, body: str) -> bool:
     """A non-money quantity question answered by a rule stating that quantity about its subject.
 
-    The section heading counts as every sentence's subject (二、消防巡检的频次要求 … 每日2次).
+    The section heading counts as every sentence's subject (二、消防巡检的频次要求 … 每日2次), and so
+    does a company document's title: every section of 《电梯困人应急处置规程》 is about 电梯困人, so its
+    四、电梯维保单位到场时限 answers 电梯困人多久要到. A law's title names a whole field (消防法), no subject.
     """
     if view.ask is None or need not in _QUANTITY_NEEDS:
         return False
     if not (_labelled(doc, need, NEED_CLAIM_TYPE[need]) or _rule_labelled(doc)):
         return False
-    heading = doc.locator + "\n"
+    title = "" if doc.authority in LAW_AUTHORITIES else doc.title + "\n"
+    heading = title + doc.locator + "\n"
     if QuantityKind.FREQUENCY in view.ask.kinds:
         # How often names an activity: 每年至少进行一次全面检测 of 消防设施 is no frequency of 消防演练.
         return supports_quantity(
