@@ -154,3 +154,12 @@ def test_an_item_after_an_item_of_two_sentences_still_keeps_its_lead_in() -> Non
     )
     spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, text, "请婚假要交啥")
     assert spans.index("不同假别需提交的证明材料如下：") < spans.index("2. 婚假：结婚证复印件。")
+
+
+def test_a_time_limit_set_by_an_event_is_quoted_for_a_deadline_question() -> None:
+    text = (
+        "候选人应在收到录用通知后5个工作日内提交全部入职资料。"
+        "入职体检报告无法按时提交的，可以先提交其他资料，体检报告最迟在入职报到当天提交。"
+    )
+    spans = select_spans(EvidenceNeed.DEADLINE, text, "体检报告来不及交怎么办")
+    assert spans[0].startswith("入职体检报告无法按时提交的")

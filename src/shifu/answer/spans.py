@@ -92,6 +92,10 @@ def numbered_steps(text: str) -> list[str]:
     return [step for step in found if step] if len(found) >= 2 else []
 
 
+_BY_AN_EVENT = re.compile(r"最迟|最晚|截止|(?:当天|当日)(?:内)?(?:提交|办理|完成|交)")
+"""A time limit set by an event, not a count: 体检报告最迟在入职报到当天提交."""
+
+
 def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
     if need is EvidenceNeed.AMOUNT_RULE:
         # An age or multiple the question already states (哺乳未满一周岁) is not what it asks for.
@@ -103,7 +107,7 @@ def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
             or bool(_counted(sentence) - _counted(question))
         )
     if need is EvidenceNeed.DEADLINE:
-        return bool(_DURATION.search(sentence) or _QUANTITY.search(sentence))
+        return bool(_DURATION.search(sentence) or _QUANTITY.search(sentence) or _BY_AN_EVENT.search(sentence))
     cues = NEED_CUES.get(need)
     return cues is None or any(cue in sentence for cue in cues)
 

@@ -45,7 +45,7 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
         EvidenceNeed.REQUIRED_MATERIALS,
         re.compile(r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])"),
     ),
-    (EvidenceNeed.DEADLINE, re.compile(r"期限|时限|截止")),
+    (EvidenceNeed.DEADLINE, re.compile(r"期限|时限|截止|来不及|赶不上")),
 )
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥
 ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit (逾期不交物业费 only
