@@ -207,3 +207,54 @@ def test_an_elliptical_follow_up_takes_its_subject_from_the_searched_goal() -> N
     assert _evaluate(follow_up, law).status is DecisionStatus.ANSWERED
     unrelated = _law("c2", WORK_HOURS, locator="第三十六条")
     assert _evaluate(follow_up, unrelated).status is DecisionStatus.NO_EVIDENCE
+
+
+PURCHASE_SCOPE = (
+    "零星采购是指急需使用、品种零散的低值物品采购，例如灯泡、水龙头和清洁用品。"
+    "办公设备、消防器材不属于零星采购，须按集中采购流程办理。"
+)
+PURCHASE_STEPS = (
+    "零星采购按以下流程办理：\n1. 经办人填写《零星采购申请单》。\n2. 项目经理签字同意。\n3. 仓管员验收入库。"
+)
+
+
+def _purchase_sections(*, key: str = "key-lingxing") -> tuple[Any, Any]:
+    common: dict[str, Any] = {"title": "零星采购管理办法", "document_key": key, "version": "2024版"}
+    scope = doc("s1", PURCHASE_SCOPE, needs=RULE, locator="一、零星采购的定义和适用范围", **common)
+    steps = doc(
+        "s2", PURCHASE_STEPS, needs=(EvidenceNeed.PROCESS_STEPS,), locator="三、零星采购的办理流程", **common
+    )
+    return scope, steps
+
+
+def test_a_thing_the_scope_section_names_makes_every_section_of_that_document_about_it() -> None:
+    scope, steps = _purchase_sections()
+    decision = _evaluate(plan("买个灯泡要走什么流程", [EvidenceNeed.PROCESS_STEPS]), scope, steps)
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("s2",)
+
+
+def test_scope_membership_never_crosses_to_another_document() -> None:
+    scope, _ = _purchase_sections()
+    other = doc(
+        "o1",
+        "费用报销按以下步骤办理：\n1. 填写报销单。\n2. 部门负责人签字。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        locator="五、费用报销的办理步骤",
+        document_key="key-baoxiao",
+    )
+    decision = _evaluate(plan("买个灯泡要走什么流程", [EvidenceNeed.PROCESS_STEPS]), scope, other)
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+
+
+def test_a_thing_the_scope_section_excludes_is_not_made_a_member() -> None:
+    scope, steps = _purchase_sections()
+    decision = _evaluate(plan("买办公设备要走什么流程", [EvidenceNeed.PROCESS_STEPS]), scope, steps)
+    assert "s2" not in decision.qualified_citation_ids
+
+
+def test_an_exclusion_answers_a_question_about_what_it_excludes_and_from_what() -> None:
+    scope, steps = _purchase_sections()
+    decision = _evaluate(plan("办公设备能走零星采购吗", [EvidenceNeed.GENERAL_RULE]), scope, steps)
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids[0] == "s1"

@@ -88,6 +88,7 @@ def _sop() -> IngestDefaults:
         ("连续工作满1年的职工享受年休假。", EvidenceNeed.ELIGIBILITY),
         ("职工有下列情形之一的，应当认定为工伤。", EvidenceNeed.ELIGIBILITY),
         ("员工出现以下情况之一的，系统自动将其列入待复盘名单：", EvidenceNeed.ELIGIBILITY),
+        ("本制度适用于日常费用报销，包括差旅费和市内交通费。", EvidenceNeed.ELIGIBILITY),
     ],
 )
 def test_classifier_cues(text: str, expected: EvidenceNeed) -> None:

@@ -14,7 +14,7 @@ staff ask in the former and laws are written in the latter. Everything errs towa
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -123,18 +123,48 @@ _SENTENCES = re.compile(r"[^。；;\n]+[。；;\n]?")
 _EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围")
 
 
-def without_exclusions(body: str) -> str:
-    """The body minus sentences that name things only to exclude them (采购不适用本制度)."""
-    return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part))
+def without_exclusions(body: str, keep: Callable[[str], bool] = lambda _: False) -> str:
+    """The body minus sentences that name things only to exclude them (采购不适用本制度), except
+    those `keep` accepts."""
+    return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part) or keep(part))
 
 
-def fragment_haystack(doc: DocumentEvidence, body: str) -> str:
+def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | None = None) -> str:
     """Everything a fragment says about its subject: title, heading path, locator and body.
 
-    A sentence that excludes something from the document's scope does not make the
-    document about that thing, so exclusion sentences are left out.
+    A sentence that excludes something from the document's scope does not make the document
+    about that thing, so exclusion sentences are left out, unless with the fragment's headings
+    they name every required term of the question (`terms`): 办公设备能走零星采购吗 is answered
+    by 办公设备…不属于零星采购.
     """
-    return "\n".join((doc.title, *doc.heading_path, doc.locator, without_exclusions(body)))
+    heading = "\n".join((doc.title, *doc.heading_path, doc.locator))
+
+    def asked_about(sentence: str) -> bool:
+        return terms is not None and not terms.empty and relevance(terms, heading + sentence).required_covered
+
+    return "\n".join((heading, without_exclusions(body, asked_about)))
+
+
+_SCOPE_HEADING = re.compile(r"定义|适用范围|适用对象|适用关系")
+
+
+def scope_statement(doc: DocumentEvidence, body: str) -> str:
+    """What a document's scope section says the document covers, or "" for any other section.
+
+    零星采购是指…低值物品采购，例如灯泡、水龙头 makes every section of 《零星采购管理办法》 about
+    灯泡: 买个灯泡要走什么流程 is answered by its procedure, which never repeats the examples.
+    Exclusions (办公设备…不属于零星采购) are left out.
+    """
+    if not _SCOPE_HEADING.search("\n".join((*doc.heading_path, doc.locator))):
+        return ""
+    return without_exclusions(body)
+
+
+def members_in_scope(terms: QuestionTerms, scope: str) -> tuple[str, ...]:
+    """The question's terms that a document's scope statement names as things it covers."""
+    if not scope:
+        return ()
+    return tuple(term.text for term in terms.terms if term_coverage(term.text, scope) >= 1.0)
 
 
 def relevance(terms: QuestionTerms, haystack: str) -> Relevance:

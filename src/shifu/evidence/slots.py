@@ -29,7 +29,15 @@ from shifu.evidence.caliber import (
 )
 from shifu.evidence.conflicts import Covering
 from shifu.evidence.quantity import QuantityAsk, QuantityKind, quantity_ask, supports_quantity
-from shifu.evidence.relevance import Relevance, fragment_haystack, mentions_subject, relevance, term_coverage
+from shifu.evidence.relevance import (
+    Relevance,
+    fragment_haystack,
+    members_in_scope,
+    mentions_subject,
+    relevance,
+    scope_statement,
+    term_coverage,
+)
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
 from shifu.nlp.quantities import PAY_STATED, find_durations
@@ -188,9 +196,28 @@ def _only_before_fraction(question: str, part: str) -> bool:
 
 
 def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> dict[str, Relevance]:
-    """Relevance of every fragment to the question, by citation id."""
+    """Relevance of every fragment to the question, by citation id.
+
+    A term that the scope section of a fragment's document names as covered (灯泡 in 零星采购是指…
+    例如灯泡) counts as covered by every fragment of that document retrieved with it.
+    """
+    bodies = {doc.citation_id: strip_instructions(doc.text) for doc in docs}
+    scopes: dict[tuple[str, str], list[str]] = {}
+    for doc in docs:
+        scopes.setdefault((doc.document_key, doc.version), []).append(
+            scope_statement(doc, bodies[doc.citation_id])
+        )
+    members = {key: members_in_scope(view.terms, "\n".join(parts)) for key, parts in scopes.items()}
     return {
-        doc.citation_id: relevance(view.terms, fragment_haystack(doc, strip_instructions(doc.text)))
+        doc.citation_id: relevance(
+            view.terms,
+            "\n".join(
+                (
+                    fragment_haystack(doc, bodies[doc.citation_id], view.terms),
+                    *members[(doc.document_key, doc.version)],
+                )
+            ),
+        )
         for doc in docs
     }
 

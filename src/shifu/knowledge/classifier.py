@@ -50,7 +50,7 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (
         EvidenceNeed.ELIGIBILITY,
         re.compile(
-            r"条件|符合|满[\d一二三四五六七八九十]+(?:年|个月|周岁)|资格|有权|可以申请|情形之一|情况之一|认定为"
+            r"条件|符合|满[\d一二三四五六七八九十]+(?:年|个月|周岁)|资格|有权|可以申请|情形之一|情况之一|认定为|适用于"
         ),
     ),
 )
