@@ -258,3 +258,37 @@ def test_an_exclusion_answers_a_question_about_what_it_excludes_and_from_what() 
     decision = _evaluate(plan("办公设备能走零星采购吗", [EvidenceNeed.GENERAL_RULE]), scope, steps)
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids[0] == "s1"
+
+
+LEAVE_KINDS = (
+    "公司设置的请假类型有以下几种：\n1. 年休假：带薪假期。\n"
+    "2. 病假：因病治疗休息。\n3. 事假：因个人事务请假。"
+)
+LEAVE_APPROVAL = "请假按天数分级审批：\n1. 请假2日以内，由部门负责人审批。\n2. 请假2日以上，由分管副总审批。"
+ANNUAL_LEAVE = "年休假须提前5个工作日在员工App提交申请，经审批同意后方可休假。"
+
+
+def _leave_sections() -> tuple[Any, Any, Any]:
+    common: dict[str, Any] = {"title": "请假管理制度", "document_key": "key-qingjia", "version": "2025版"}
+    kinds = doc("k1", LEAVE_KINDS, needs=RULE, locator="二、请假类型有哪些", **common)
+    approval = doc("k2", LEAVE_APPROVAL, needs=(EvidenceNeed.APPROVAL,), locator="四、请假审批权限", **common)
+    annual = doc(
+        "k3",
+        ANNUAL_LEAVE,
+        needs=(EvidenceNeed.DEADLINE, EvidenceNeed.APPROVAL),
+        locator="三、年休假的天数和申请时限",
+        **common,
+    )
+    return kinds, approval, annual
+
+
+def test_a_listed_kind_is_answered_by_the_sections_written_for_every_kind() -> None:
+    decision = _evaluate(plan("事假谁批", [EvidenceNeed.APPROVAL]), *_leave_sections())
+    assert decision.status is DecisionStatus.ANSWERED
+    assert "k2" in decision.qualified_citation_ids
+    assert "k3" not in decision.qualified_citation_ids, "the annual-leave section is that kind's own"
+
+
+def test_a_section_headed_for_another_kind_never_answers_for_this_one() -> None:
+    decision = _evaluate(plan("事假要提前几天申请", [EvidenceNeed.DEADLINE]), *_leave_sections())
+    assert "k3" not in decision.qualified_citation_ids

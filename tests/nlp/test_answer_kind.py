@@ -473,3 +473,15 @@ def test_a_fine_does_not_answer_what_is_paid_out_nor_the_reverse() -> None:
     assert states_an_answer(AnswerKind.NUMBER, benefit, "工伤了公司要赔多少")
     assert states_an_answer(AnswerKind.NUMBER, fine, "不协助调查要罚多少")
     assert not states_an_answer(AnswerKind.NUMBER, benefit, "不协助调查要罚多少")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "4. 物品到场后由项目仓管员验收，填写《物品验收单》。",
+        "由工程部在3个工作日内完成方案审核。",
+        "交出纳核对。",
+    ],
+)
+def test_a_company_role_answers_who(sentence: str) -> None:
+    assert states_an_answer(AnswerKind.PERSON, sentence, "谁来验收")

@@ -145,26 +145,47 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     return "\n".join((heading, without_exclusions(body, asked_about)))
 
 
-_SCOPE_HEADING = re.compile(r"定义|适用范围|适用对象|适用关系")
+_SCOPE_HEADING = re.compile(r"定义|适用范围|适用对象|适用关系|类型|种类")
+_ITEM_NUMBER = re.compile(r"^\s*(?:\d+[.、．]|[（(][一二三四五六七八九十]+[)）])\s*", re.MULTILINE)
+_LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
+_MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
 
 
 def scope_statement(doc: DocumentEvidence, body: str) -> str:
-    """What a document's scope section says the document covers, or "" for any other section.
+    """What a document's scope or kinds section says the document covers, or "" for any other section.
 
     零星采购是指…低值物品采购，例如灯泡、水龙头 makes every section of 《零星采购管理办法》 about
-    灯泡: 买个灯泡要走什么流程 is answered by its procedure, which never repeats the examples.
-    Exclusions (办公设备…不属于零星采购) are left out.
+    灯泡: 买个灯泡要走什么流程 is answered by its procedure, which never repeats the examples. So
+    does 请假类型有哪些 … 3. 事假 for 事假谁批 and its 请假审批权限. Exclusions (办公设备…不属于零星
+    采购) are left out.
     """
     if not _SCOPE_HEADING.search("\n".join((*doc.heading_path, doc.locator))):
         return ""
     return without_exclusions(body)
 
 
-def members_in_scope(terms: QuestionTerms, scope: str) -> tuple[str, ...]:
-    """The question's terms that a document's scope statement names as things it covers."""
+def scope_members(scope: str) -> frozenset[str]:
+    """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…)."""
+    parts = _LIST_SEPARATOR.split(_ITEM_NUMBER.sub("", scope))
+    return frozenset(part.strip() for part in parts if _MEMBER_NAME.match(part.strip()))
+
+
+def members_in_scope(terms: QuestionTerms, scope: str, heading: str) -> tuple[str, ...]:
+    """The question's terms that a document's scope statement names as things it covers, as they
+    hold for the section under `heading`.
+
+    A section whose heading names another listed thing is that thing's own (三、年休假的天数和申请
+    时限 says nothing of 事假), so nothing is lent to it.
+    """
     if not scope:
         return ()
-    return tuple(term.text for term in terms.terms if term_coverage(term.text, scope) >= 1.0)
+    named = tuple(term.text for term in terms.terms if term_coverage(term.text, scope) >= 1.0)
+    others = [
+        member
+        for member in scope_members(scope)
+        if member in heading and not any(term_coverage(term, member) >= 1.0 for term in named)
+    ]
+    return () if others else named
 
 
 def relevance(terms: QuestionTerms, haystack: str) -> Relevance:

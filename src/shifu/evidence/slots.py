@@ -198,8 +198,9 @@ def _only_before_fraction(question: str, part: str) -> bool:
 def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> dict[str, Relevance]:
     """Relevance of every fragment to the question, by citation id.
 
-    A term that the scope section of a fragment's document names as covered (灯泡 in 零星采购是指…
-    例如灯泡) counts as covered by every fragment of that document retrieved with it.
+    A term that the scope or kinds section of a fragment's document names as covered (灯泡 in 零星采购
+    是指…例如灯泡) counts as covered by the other fragments of that document retrieved with it, except
+    those headed for another listed thing (see `members_in_scope`).
     """
     bodies = {doc.citation_id: strip_instructions(doc.text) for doc in docs}
     scopes: dict[tuple[str, str], list[str]] = {}
@@ -207,19 +208,13 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
         scopes.setdefault((doc.document_key, doc.version), []).append(
             scope_statement(doc, bodies[doc.citation_id])
         )
-    members = {key: members_in_scope(view.terms, "\n".join(parts)) for key, parts in scopes.items()}
-    return {
-        doc.citation_id: relevance(
-            view.terms,
-            "\n".join(
-                (
-                    fragment_haystack(doc, bodies[doc.citation_id], view.terms),
-                    *members[(doc.document_key, doc.version)],
-                )
-            ),
-        )
-        for doc in docs
-    }
+    relevant: dict[str, Relevance] = {}
+    for doc in docs:
+        scope = "\n".join(scopes[(doc.document_key, doc.version)])
+        lent = members_in_scope(view.terms, scope, "\n".join((*doc.heading_path, doc.locator)))
+        haystack = fragment_haystack(doc, bodies[doc.citation_id], view.terms)
+        relevant[doc.citation_id] = relevance(view.terms, "\n".join((haystack, *lent)))
+    return relevant
 
 
 def _labelled(doc: DocumentEvidence, need: EvidenceNeed, claim_type: ClaimType) -> bool:

@@ -88,6 +88,8 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"楼道", "楼梯间", "走廊"}),
     frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
     frozenset({"来不及", "赶不上", "无法按时", "不能按时", "无法及时", "不能及时"}),
+    frozenset({"亲戚", "亲属", "家属"}),
+    frozenset({"店里", "商户", "商店", "门店", "店铺"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
