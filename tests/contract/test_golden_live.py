@@ -62,6 +62,13 @@ def test_15_saying_i_am_a_supervisor_grants_nothing(parts: Parts) -> None:
     assert response.data == {}
 
 
+def test_a_team_read_refused_for_its_role_says_it_is_for_supervisors(parts: Parts) -> None:
+    response = parts.asker("employee").ask("孙八练得怎么样")
+    assert response.status is ResponseStatus.FORBIDDEN
+    assert response.answer == replies.SUPERVISOR_ONLY_ANSWER
+    assert "孙八" not in response.answer and response.data == {}
+
+
 # -- 16: tasks + process, facts and documents typed separately ------------------------------------
 
 

@@ -87,6 +87,15 @@ LIVE_TOOLS = frozenset(
         ToolCode.CAPABILITY_QUERY,
     }
 )
+SUPERVISOR_TOOLS = frozenset(
+    {
+        ToolCode.TEAM_PRACTICE_SUMMARY,
+        ToolCode.TEAM_WORK_RESULTS,
+        ToolCode.PRACTICE_ASSIGNMENT_DRAFT,
+        ToolCode.REVIEW_DRAFT,
+    }
+)
+"""Team reads and drafts: refused to anyone else, they say the role they need, not only "无权"."""
 NEEDS_INPUT_REASONS = {
     "CONSENT_REQUIRED": replies.WEB_NEEDS_CONSENT,
     "ATTACHMENT_REQUIRED": replies.MEDIA_NEEDS_ATTACHMENT,
@@ -485,6 +494,8 @@ class AgentRuntime:
         }.get(failure, (ResponseStatus.FAILED, replies.FAILED_ANSWER))
         if reason in {"CALL_BUDGET_EXCEEDED", "TIME_BUDGET_EXCEEDED", "CANDIDATE_BUDGET_EXCEEDED"}:
             turn.answer = replies.BUDGET_ANSWER
+        if reason == "ROLE_NOT_ALLOWED" and refused and refused[0].call.tool in SUPERVISOR_TOOLS:
+            turn.answer = replies.SUPERVISOR_ONLY_ANSWER
         return turn
 
     def _refusal(self, turn: TurnResult, result: ToolResult) -> TurnResult:
