@@ -292,3 +292,11 @@ def test_a_listed_kind_is_answered_by_the_sections_written_for_every_kind() -> N
 def test_a_section_headed_for_another_kind_never_answers_for_this_one() -> None:
     decision = _evaluate(plan("事假要提前几天申请", [EvidenceNeed.DEADLINE]), *_leave_sections())
     assert "k3" not in decision.qualified_citation_ids
+
+
+def test_the_scope_a_fragment_carries_counts_though_its_scope_section_was_not_retrieved() -> None:
+    _, steps = _purchase_sections()
+    carried = steps.model_copy(update={"document_scope": PURCHASE_SCOPE})
+    question = plan("买个灯泡要走什么流程", [EvidenceNeed.PROCESS_STEPS])
+    assert _evaluate(question, steps).status is DecisionStatus.NO_EVIDENCE
+    assert _evaluate(question, carried).status is DecisionStatus.ANSWERED

@@ -81,6 +81,10 @@ class DocumentEvidence(Contract):
     """Candidate needs from the classifier; never proof (invariant 8)."""
     claim_types: tuple[ClaimType, ...] = ()
     """Candidate claim types from the classifier; never proof."""
+    document_scope: str = ""
+    """The text of the document's scope, definition or kinds sections (零星采购的定义和适用范围), carried
+    with each fragment so that a thing they list (灯泡) reaches the document's other sections. Data,
+    never instructions; never cited on its own."""
     score: float = 0.0
     """Retrieval score (fused)."""
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
 from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
+from shifu.nlp.scope_sections import is_scope_section
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
 MIN_SCORE = 0.55
@@ -145,7 +146,6 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     return "\n".join((heading, without_exclusions(body, asked_about)))
 
 
-_SCOPE_HEADING = re.compile(r"定义|适用范围|适用对象|适用关系|类型|种类")
 _ITEM_NUMBER = re.compile(r"^\s*(?:\d+[.、．]|[（(][一二三四五六七八九十]+[)）])\s*", re.MULTILINE)
 _LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
 _MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
@@ -159,7 +159,7 @@ def scope_statement(doc: DocumentEvidence, body: str) -> str:
     does 请假类型有哪些 … 3. 事假 for 事假谁批 and its 请假审批权限. Exclusions (办公设备…不属于零星
     采购) are left out.
     """
-    if not _SCOPE_HEADING.search("\n".join((*doc.heading_path, doc.locator))):
+    if not is_scope_section(doc.heading_path, doc.locator):
         return ""
     return without_exclusions(body)
 

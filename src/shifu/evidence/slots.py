@@ -37,6 +37,7 @@ from shifu.evidence.relevance import (
     relevance,
     scope_statement,
     term_coverage,
+    without_exclusions,
 )
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions
@@ -199,14 +200,18 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
     """Relevance of every fragment to the question, by citation id.
 
     A term that the scope or kinds section of a fragment's document names as covered (灯泡 in 零星采购
-    是指…例如灯泡) counts as covered by the other fragments of that document retrieved with it, except
-    those headed for another listed thing (see `members_in_scope`).
+    是指…例如灯泡) counts as covered by the other fragments of that document, except those headed for
+    another listed thing (see `members_in_scope`). The scope comes with each fragment
+    (`document_scope`) and from the scope sections retrieved beside it.
     """
     bodies = {doc.citation_id: strip_instructions(doc.text) for doc in docs}
     scopes: dict[tuple[str, str], list[str]] = {}
     for doc in docs:
-        scopes.setdefault((doc.document_key, doc.version), []).append(
-            scope_statement(doc, bodies[doc.citation_id])
+        scopes.setdefault((doc.document_key, doc.version), []).extend(
+            (
+                scope_statement(doc, bodies[doc.citation_id]),
+                without_exclusions(strip_instructions(doc.document_scope)),
+            )
         )
     relevant: dict[str, Relevance] = {}
     for doc in docs:

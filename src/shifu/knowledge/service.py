@@ -34,6 +34,7 @@ from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_r
 from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
 from shifu.knowledge.text import Bm25Encoder
 from shifu.nlp.lay_words import statute_words
+from shifu.nlp.scope_sections import is_scope_section
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -73,8 +74,10 @@ def allows(document: KbDocumentRow, access: SearchAccess) -> bool:
     return not (document.effective_to and access.on_date > document.effective_to)
 
 
-def to_evidence(document: KbDocumentRow, fragment: KbFragmentRow, score: float = 0.0) -> DocumentEvidence:
-    """A fragment with its governance as the DOCUMENT_EVIDENCE contract."""
+def to_evidence(
+    document: KbDocumentRow, fragment: KbFragmentRow, score: float = 0.0, document_scope: str = ""
+) -> DocumentEvidence:
+    """A fragment with its governance and its document's scope sections, as the DOCUMENT_EVIDENCE contract."""
     return DocumentEvidence(
         citation_id=fragment.id,
         fragment_id=fragment.id,
@@ -100,6 +103,7 @@ def to_evidence(document: KbDocumentRow, fragment: KbFragmentRow, score: float =
         text=fragment.text,
         supported_need_codes=tuple(EvidenceNeed(n) for n in fragment.supported_need_codes),
         claim_types=tuple(ClaimType(c) for c in fragment.claim_types),
+        document_scope=document_scope,
         score=score,
     )
 
@@ -153,14 +157,34 @@ class KnowledgeBase:
             adapter=self.adapter,
         )
         scores = {hit.fragment_id: hit.score for hit in fused}
-        rows = self._load([hit.fragment_id for hit in fused])
-        results = [
-            to_evidence(document, fragment, scores[fragment.id])
-            for fragment, document in rows
+        rows = [
+            (fragment, document)
+            for fragment, document in self._load([hit.fragment_id for hit in fused])
             if allows(document, access) and fragment.lifecycle == "PUBLISHED"
+        ]
+        scopes = self._scopes({document.id for _, document in rows})
+        results = [
+            to_evidence(document, fragment, scores[fragment.id], scopes.get(document.id, ""))
+            for fragment, document in rows
         ]
         results.sort(key=lambda e: (-e.score, e.fragment_id))
         return results
+
+    def _scopes(self, document_ids: set[str]) -> dict[str, str]:
+        """The text of each document's scope, definition or kinds sections, by document id."""
+        if not document_ids:
+            return {}
+        with self._sessions() as session:
+            fragments = session.scalars(
+                select(KbFragmentRow)
+                .where(KbFragmentRow.document_id.in_(document_ids), KbFragmentRow.lifecycle == "PUBLISHED")
+                .order_by(KbFragmentRow.ordinal)
+            ).all()
+        scopes: dict[str, list[str]] = {}
+        for fragment in fragments:
+            if is_scope_section(fragment.heading_path, fragment.locator):
+                scopes.setdefault(fragment.document_id, []).append(fragment.text)
+        return {document_id: "\n".join(texts) for document_id, texts in scopes.items()}
 
     def _load(self, fragment_ids: Iterable[str]) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
         ids = list(fragment_ids)
