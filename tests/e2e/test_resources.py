@@ -69,6 +69,13 @@ def test_the_cited_document_is_delivered_by_reference(actor: Any, clock: FakeClo
     assert [c["tool"] for c in delivered["trace"]["toolCalls"]] == ["KNOWLEDGE_RESOURCE"]
 
 
+def test_a_requested_video_is_never_answered_with_a_written_document(actor: Any, clock: FakeClock) -> None:
+    response = actor("employee").ask("有没有电梯困人处置的视频")
+    assert (response["intent"], response["status"]) == ("RESOURCE_DELIVERY", "NO_EVIDENCE")
+    assert response["resources"] == []
+    assert "视频" in response["answer"]
+
+
 def test_the_owner_downloads_the_original_and_no_path_is_exposed(
     actor: Any, client: TestClient, demo_settings: Settings, clock: FakeClock
 ) -> None:

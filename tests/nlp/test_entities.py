@@ -229,6 +229,9 @@ def test_document_refs(text: str, surface: str) -> None:
         ("小程序打不开", []),
         ("老师傅怎么说", []),
         ("孙八上周练了几次", ["孙八"]),  # a name may end where a date begins
+        ("周九上次复盘是什么时候", ["周九"]),
+        ("孙八复盘了没", ["孙八"]),
+        ("何时复盘", []),  # 何 is a surname, 何时 no one
         ("王五上个月的成绩", ["王五"]),
         ("上周练了几次", []),
     ],

@@ -238,7 +238,7 @@ class KnowledgeBase:
             resource_id=row.id,
             document_key=document.document_key,
             title=document.title,
-            kind="FILE",
+            kind="VIDEO" if document.media_type.startswith("video/") else "FILE",
             expires_at=row.expires_at,
         )
 

@@ -79,7 +79,8 @@ class KnowledgePort:
         """A link to the cited document's original, or to the one the request names, re-authorized now.
 
         Without a citation, the best search hit whose document is about the request's subject is
-        delivered; a hit about something else is never handed over in its place.
+        delivered; a hit about something else is never handed over in its place, nor a file for a
+        requested video.
         """
         scope = search_access(access)
         fragment_id = citation_id
@@ -101,6 +102,9 @@ class KnowledgePort:
             return []
         except Forbidden:
             raise
+        if kind == "VIDEO" and ref.kind != "VIDEO":
+            # 有没有消防巡检的视频: a written procedure is no video, and is not handed over as one.
+            return []
         return [ref]
 
 

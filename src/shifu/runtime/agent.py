@@ -469,7 +469,11 @@ class AgentRuntime:
             if resources:
                 parts.append(replies.RESOURCE_READY + "、".join(r.title for r in resources))
             else:
-                parts.append(replies.RESOURCE_NONE)
+                videos = any(
+                    r.call.tool is ToolCode.KNOWLEDGE_RESOURCE and r.call.arguments.get("kind") == "VIDEO"
+                    for r in results
+                )
+                parts.append(replies.VIDEO_NONE if videos else replies.RESOURCE_NONE)
                 turn.status = ResponseStatus.NO_EVIDENCE
         turn.answer = "\n\n".join(p for p in parts if p) or replies.FAILED_ANSWER
         turn.sources = source_summary(results, decision, turn.citations)

@@ -67,6 +67,7 @@ WEB_NEEDS_CONSENT = "这个问题需要查询公司外部的公开网络。需�
 CANCELLED = "好的，已取消，没有执行任何操作。"
 NOTHING_TO_CANCEL = "好的。当前没有需要取消的草稿或问题。"
 RESOURCE_NONE = "没有找到你有权获取的原文件。"
+VIDEO_NONE = "没有找到你有权获取的相关视频。我没有用其他文件代替。"
 RESOURCE_READY = "可下载的原文件（链接短时有效）："
 OTHER_PERSON_ANSWER = "我只能查询你本人的数据，不能查看其他人的待办、训练、成果或进度。"
 FORBIDDEN_ANSWER = "当前账号无权执行这个操作，我没有查询或修改任何数据。"
