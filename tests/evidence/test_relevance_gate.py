@@ -300,3 +300,18 @@ def test_the_scope_a_fragment_carries_counts_though_its_scope_section_was_not_re
     question = plan("买个灯泡要走什么流程", [EvidenceNeed.PROCESS_STEPS])
     assert _evaluate(question, steps).status is DecisionStatus.NO_EVIDENCE
     assert _evaluate(question, carried).status is DecisionStatus.ANSWERED
+
+
+def test_a_figure_the_user_asks_to_confirm_is_answered_by_the_rules_own_figure() -> None:
+    deposit = doc(
+        "d1",
+        "装修押金为每户3000元，由施工单位缴纳。",
+        title="装修管理规定",
+        locator="四、装修押金的金额和退还",
+    )
+    checked = _evaluate(plan("装修押金是5000元对吧", [EvidenceNeed.AMOUNT_RULE], amount="5000"), deposit)
+    assert checked.status is DecisionStatus.ANSWERED and checked.qualified_citation_ids == ("d1",)
+    condition = _evaluate(
+        plan("5000元以下的装修押金怎么交", [EvidenceNeed.AMOUNT_RULE], amount="5000"), deposit
+    )
+    assert condition.status is DecisionStatus.NO_EVIDENCE, "a figure that is a condition must be met"

@@ -485,3 +485,19 @@ def test_a_fine_does_not_answer_what_is_paid_out_nor_the_reverse() -> None:
 )
 def test_a_company_role_answers_who(sentence: str) -> None:
     assert states_an_answer(AnswerKind.PERSON, sentence, "谁来验收")
+
+
+def test_a_fine_is_a_sum_of_money_not_a_length_of_time() -> None:
+    assert (
+        answer_spans(AnswerKind.NUMBER, "装修期最长为90日，确需延期的须在到期前7日内申请。", "装修违规罚多少")
+        == []
+    )
+    assert answer_spans(AnswerKind.NUMBER, "处五千元以上五万元以下罚款。", "装修违规罚多少") == [
+        "五千元",
+        "五万元",
+    ]
+
+
+@pytest.mark.parametrize("question", ["华府和公司规定不一样以哪个为准", "两个规定冲突按哪个执行"])
+def test_which_rule_prevails_asks_for_a_rule_not_a_name(question: str) -> None:
+    assert answer_kind(question) is None

@@ -117,8 +117,10 @@ _LATIN_WORD = re.compile(r"[a-z]{2,}")
 _COUNTS_PEOPLE = re.compile(r"几\s*[个位名块枚人]|多少")
 """几块金牌, 有几位主演: a count of the role, not who holds it."""
 _HOW_TO = re.compile(r"怎么|怎样|如何|咋")
-_HOW = re.compile(rf"{_HOW_TO.pattern}|哪些")
-"""How-to and list questions ask for a procedure or an enumeration, not one span."""
+_WHICH_PREVAILS = r"(?:以|按|听|依)(?:哪个|哪份|谁)(?:的)?(?:为准|执行|算|来|办)?|哪个优先"
+_HOW = re.compile(rf"{_HOW_TO.pattern}|哪些|{_WHICH_PREVAILS}")
+"""How-to and list questions ask for a procedure or an enumeration, not one span; 以哪个为准 asks which
+rule prevails, which a rule states (与公司规定不一致…的，以本补充规定为准), not a name."""
 
 
 def answer_kind(question: str) -> AnswerKind | None:
@@ -289,13 +291,18 @@ def asks_a_day(question: str) -> bool:
     return _ASKS_A_DAY.search(question) is not None
 
 
+_ASKS_A_SUM = re.compile(r"罚(?:款|钱)?(?:多少|几)")
+_IN_MONEY = re.compile(r"元|块|[万亿]|美元|欧元|英镑|日元|港币|%|倍")
+
+
 def _fits(kind: AnswerKind, span: str, question: str) -> bool:
     """A span of the right shape for this question, beyond being of the asked kind.
 
     A time limit (一个月内) does not answer 几号 / 哪天. When the question names its year, a bare year
     answers neither 什么时候 (the day is asked)
     nor anything else; a question about a total or a count is not answered by a percentage
-    unless it asks for a rate or a change (销量增长了多少), nor by a length of time or an age.
+    unless it asks for a rate or a change (销量增长了多少), nor by a length of time or an age. A
+    fine (罚多少) is a sum of money, never 90日 (a compensation may be 27个月的本人工资).
     """
     if kind is AnswerKind.DATE:
         if asks_a_day(question) and _WITHIN.search(span):
@@ -303,6 +310,8 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
         if _TIME_OF_DAY.fullmatch(span.strip()) and not _ASKS_AN_HOUR.search(question):
             return False
         return not (_ONLY_A_YEAR.fullmatch(span.strip()) and question_years(question))
+    if kind is AnswerKind.NUMBER and _ASKS_A_SUM.search(question) and not _IN_MONEY.search(span):
+        return False
     if kind is AnswerKind.NUMBER and _ASKS_A_PERCENTAGE.search(question):
         return _PERCENT.search(span) is not None or _PERCENTAGE_POINTS.search(span) is not None
     if kind is AnswerKind.NUMBER and _ASKS_A_TOTAL.search(question):

@@ -39,6 +39,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     负有
     那 那么 那要 那就 那我 那还 那得
     啥 啥时候 为啥 干啥 啥样 要啥 有啥 是啥 干嘛 干什么 做啥 弄啥 咋样 先干嘛 先做什么
+    不能 不可以 不许 不准 不让
     """
 )
 """Words that ask rather than name: never a subject term. The second group names the KIND of
@@ -90,6 +91,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"来不及", "赶不上", "无法按时", "不能按时", "无法及时", "不能及时"}),
     frozenset({"亲戚", "亲属", "家属"}),
     frozenset({"店里", "商户", "商店", "门店", "店铺"}),
+    frozenset({"晚上", "夜间", "夜里", "深夜"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""

@@ -22,7 +22,7 @@ from shifu.contracts.context import ResolvedContext
 from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
-from shifu.nlp.injection import without_control_fields, without_markup
+from shifu.nlp.injection import without_control_fields, without_instructions, without_markup
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
@@ -194,7 +194,7 @@ class DeterministicPlanner:
         authorization comes from the session, so only the rest of the message is understood; nor is
         HTML markup (<script>…</script>).
         """
-        asked = without_control_fields(without_markup(question))
+        asked = without_instructions(without_control_fields(without_markup(question)))
         normalized = normalize_question(asked)
         entities = extract_entities(asked, now=now, tz=tz)
         prediction = self._predict(normalize_text(asked), entities, resolved)
