@@ -179,6 +179,8 @@ def test_ordinal_over_citations_picks_the_nth_document() -> None:
             "只签一年，试用期最长多久",
         ),
         ("装修人员怎么进场", NONE, "那江湾呢", NONE, "江湾，装修人员怎么进场"),
+        ("报销要交啥材料", NONE, "那时限呢", NONE, "报销时限"),  # the kind asked replaces the old one
+        ("装修押金多少钱", NONE, "流程呢", NONE, "装修押金流程"),
     ],
 )
 def test_follow_up_replans_the_previous_frame_with_the_new_value(

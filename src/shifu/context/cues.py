@@ -186,6 +186,13 @@ def correction_remainder(text: str) -> str | None:
     return strip_punct(rest)
 
 
+ASKED_KIND_RE = re.compile(
+    r"^(?:的)?(?:时限|期限|截止时间|提交时限|流程|步骤|手续|办理流程|材料|资料|标准|额度|上限|条件|要求|"
+    r"审批|审批权限|谁批|联系方式|电话|罚款|处罚|禁止事项|注意事项)$"
+)
+"""A follow-up that names only the kind of claim it now asks for (那时限呢, 流程呢)."""
+
+
 def follow_up_remainder(text: str) -> str | None:
     """The value part of a follow-up ("那如果只签一年呢" → "只签一年"), or None without a cue."""
     clean = strip_punct(text)

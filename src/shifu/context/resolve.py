@@ -279,7 +279,8 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
             references=[ResolvedReference(kind="FRAME", text=question)],
             **base,
         )
-        return Resolution(context, substitute(frame, remainder, entities), state)
+        kind_asked = _asks_another_kind(remainder, frame)
+        return Resolution(context, kind_asked or substitute(frame, remainder, entities), state)
 
     if frame is not None and _chooses_a_value(question, entities, frame):
         context = ResolvedContext(
@@ -314,9 +315,26 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
         return None
     if question_terms(question).names_a_subject:
         return None
+    return _previous_subject(frame)
+
+
+def _previous_subject(frame: QuestionFrame) -> str | None:
+    """The previous question's most specific term (报销 of 报销要交啥材料)."""
     previous = question_terms(frame.question)
     weights = {term.text: term.weight for term in previous.terms}
     return max(previous.required, key=lambda text: weights[text], default=None)
+
+
+def _asks_another_kind(remainder: str, frame: QuestionFrame) -> str | None:
+    """ "那时限呢" after 报销要交啥材料 asks the time limit of 报销, not its materials as well: the
+    previous subject with the newly asked kind (报销时限), or None when the remainder is no kind."""
+    if frame.intent not in _SUBJECT_FRAMES or not cues.ASKED_KIND_RE.match(remainder):
+        return None
+    subject = _previous_subject(frame)
+    if subject is None:
+        return None
+    versions = "".join(version.text for version in frame.entities.versions)
+    return f"{subject}{remainder}{versions}"
 
 
 def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame) -> bool:
