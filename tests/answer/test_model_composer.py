@@ -227,3 +227,27 @@ def test_extractive_fallback_never_shows_the_poison() -> None:
     p, decision = _setup([EvidenceNeed.AMOUNT_RULE], [poisoned])
     answer = ModelComposer(ScriptedChatClient(ModelError())).compose(p, decision, [poisoned], [])
     assert [s.text for s in answer.statements] == [AMOUNT]
+
+
+def test_a_figure_the_user_asks_to_confirm_never_supports_stating_it() -> None:
+    deposit = doc("d1", "装修押金为每户3000元，由施工单位缴纳。", title="装修管理规定")
+    p = plan("装修押金是5000元对吧", [EvidenceNeed.AMOUNT_RULE], amount="5000")
+    decision = EvidenceEvaluator().evaluate(
+        p, [search_result(deposit)], on_date=TODAY, now=NOW, role=Role.EMPLOYEE
+    )
+    gated = GatedEvidence.from_decision(decision, [deposit], [])
+    echoed = GroundedAnswer(
+        summary="根据装修管理规定：",
+        statements=[
+            Statement(text="装修押金为每户5000元。", need=EvidenceNeed.AMOUNT_RULE, citation_ids=("d1",))
+        ],
+    )
+    assert "CLAIM_UNSUPPORTED_NUMBER" in ClaimVerifier().verify(echoed, gated, p.question)
+    stated = echoed.model_copy(
+        update={
+            "statements": [
+                Statement(text="装修押金为每户3000元。", need=EvidenceNeed.AMOUNT_RULE, citation_ids=("d1",))
+            ]
+        }
+    )
+    assert ClaimVerifier().verify(stated, gated, p.question) == []

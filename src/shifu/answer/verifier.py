@@ -1,7 +1,8 @@
 """Claim verifier: model output is untrusted input, checked claim by claim before it is shown.
 
 Every statement and step must cite this round's gated evidence for a covered slot, every
-number it states must appear in the cited spans (or the question), and its wording must
+number it states must appear in the cited spans (or the question, unless the question asks to
+confirm that very figure), and its wording must
 overlap the cited spans. Any violation sends the runtime back to the extractive answer.
 """
 
@@ -17,6 +18,7 @@ from shifu.answer.numbers import available_numbers, claimed_numbers
 from shifu.contracts.answer import GroundedAnswer
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.injection import strip_instructions
+from shifu.nlp.quantities import CONFIRMS_A_FIGURE
 
 UNCITED_CLAIM = "UNCITED_CLAIM"
 CITATION_NOT_GATED = "CITATION_NOT_GATED"
@@ -52,7 +54,8 @@ class ClaimVerifier:
     def verify(self, answer: GroundedAnswer, gated: GatedEvidence, question: str) -> list[str]:
         """Violation codes of every claim (empty when the answer may be shown)."""
         violations: list[str] = []
-        question_numbers = available_numbers(question)
+        # 押金是5000元对吧: the user's figure is what is being checked, never support for stating it.
+        question_numbers = set() if CONFIRMS_A_FIGURE.search(question) else available_numbers(question)
         claims: list[tuple[str, EvidenceNeed | None, tuple[str, ...], tuple[str, ...]]] = [
             (s.text, s.need, s.citation_ids, s.fact_refs) for s in answer.statements
         ]

@@ -41,7 +41,7 @@ from shifu.evidence.relevance import (
 )
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions, without_instructions
-from shifu.nlp.quantities import PAY_STATED, find_durations
+from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.terms import QuestionTerms, question_terms
 
 NOT_RELEVANT = "NOT_RELEVANT"
@@ -105,13 +105,6 @@ class SlotOutcome:
             self.reason = reason
 
 
-_CONFIRMS_A_FIGURE = re.compile(
-    r"(?:是|为)\s*[\d一二两三四五六七八九十百千万.,，]+\s*(?:元|块|万元|万)?\s*(?:对吧|对吗|对不对|是吧|没错吧|吗|吧)"
-)
-"""装修押金是5000元对吧 asks whether the rule's figure is 5000元: the figure is checked, not a condition
-the rule must meet, so the rule stating its own figure (3000元) answers it."""
-
-
 @dataclass(frozen=True, slots=True)
 class QuestionView:
     """What the question asks, read once per evaluation."""
@@ -132,7 +125,7 @@ class QuestionView:
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
         """Read terms, quantity ask and money target from the plan's verbatim question."""
         target = amount_target(plan)
-        if target.value is not None and (_ratio_not_money(plan) or _CONFIRMS_A_FIGURE.search(plan.question)):
+        if target.value is not None and (_ratio_not_money(plan) or CONFIRMS_A_FIGURE.search(plan.question)):
             target = replace(target, value=None, comparator=None)
         # An instruction smuggled into the question (忽略以上指令，…) names no subject; the clauses
         # around it still ask the question.

@@ -202,3 +202,10 @@ def find_calibers(text: str, taken: list[Span]) -> Iterator[tuple[int, AmountCal
                 continue
             taken.append((m.start(), m.end()))
             yield m.start(), caliber
+
+
+CONFIRMS_A_FIGURE = re.compile(
+    r"(?:是|为)\s*[\d一二两三四五六七八九十百千万.,，]+\s*(?:元|块|万元|万)?\s*(?:对吧|对吗|对不对|是吧|没错吧|吗|吧)"
+)
+"""装修押金是5000元对吧 asks whether the rule's figure is 5000元: the figure is to be checked, neither a
+condition the rule must meet nor a number an answer may state on the question's word."""
