@@ -68,6 +68,7 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
         ("应聘工程维修岗要准备什么", "工程维修岗"),
         ("请3天假谁批", "请假"),
         ("休两天病假要什么证明", "病假"),
+        ("一天最多能加几个小时班", "加班"),
         ("忘了打卡怎么办", "忘了"),  # what happened must be stated, not only 打卡
     ],
 )

@@ -136,6 +136,8 @@ def test_how_to_and_list_questions_ask_for_no_single_span(question: str) -> None
         ("面试分为6个阶段。", "面试一共几个阶段", ["6个"]),
         ("员工累计工作已满1年不满10年的，年休假5天；", "年假有几天", ["5天"]),
         ("本次共有100人参加。", "有几个人参加", ["100人"]),
+        ("休息日安排工作的，支付不低于工资的百分之二百的工资报酬。", "周末加班给几倍工资", ["百分之二百"]),
+        ("所在单位应当自事故伤害发生之日起30日内提出工伤认定申请。", "工伤了公司要赔多少", []),
     ],
 )
 def test_a_count_question_is_answered_only_by_a_number_of_what_it_counts(
@@ -501,3 +503,9 @@ def test_a_fine_is_a_sum_of_money_not_a_length_of_time() -> None:
 @pytest.mark.parametrize("question", ["华府和公司规定不一样以哪个为准", "两个规定冲突按哪个执行"])
 def test_which_rule_prevails_asks_for_a_rule_not_a_name(question: str) -> None:
     assert answer_kind(question) is None
+
+
+def test_a_payout_in_months_of_wages_answers_how_much_but_a_time_limit_does_not() -> None:
+    question = "工伤了公司要赔多少"
+    assert "27个月" in answer_spans(AnswerKind.NUMBER, "一次性伤残补助金，标准为27个月的本人工资。", question)
+    assert answer_spans(AnswerKind.NUMBER, "应在1年以内提出申请。", question) == []

@@ -338,6 +338,8 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     ]
     if kind is AnswerKind.NUMBER:
         spans = [span for span in spans if not _counted_for_another_time(span, sentence, question)]
+        if _ASKS_A_PAYOUT.search(question):
+            spans = [span for span in spans if not _a_time_limit(span, sentence)]
         if not _ASKS_A_TARGET_OR_BOUND.search(question):
             spans = [span for span in spans if not _only_a_target_or_bound(span, sentence)]
     counted = counted_unit(question) if kind is AnswerKind.NUMBER else None
@@ -347,6 +349,20 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
 
 
 _PAID_OUT = re.compile(r"赔|补偿|补助|抚恤|津贴|待遇")
+_ASKS_A_PAYOUT = re.compile(r"(?:赔|补偿|补助)(?:偿|钱|金|款)?(?:多少|几)")
+_TIME_LIMIT_AFTER = re.compile(r"\s*(?:个\s*)?(?P<unit>工作日|年|天|日|月|周|小时|分钟)?\s*(?:内|以内|之内)")
+
+
+def _a_time_limit(span: str, sentence: str) -> bool:
+    """True when every mention of the span is a time limit (30日内提出申请): 赔多少 asks for a sum,
+    which 27个月的本人工资 states and 30日内 does not."""
+    ends = [match.end() for match in re.finditer(re.escape(span), sentence)]
+    limits = [_TIME_LIMIT_AFTER.match(sentence, end) for end in ends]
+    return bool(ends) and all(
+        limit is not None and bool(limit.group("unit") or _A_LENGTH_OF_TIME.search(span)) for limit in limits
+    )
+
+
 _FINED = re.compile(r"罚")
 
 

@@ -62,14 +62,20 @@ _BARE_MAGNITUDE = re.compile(r"[\d.,]+\s*(?:万亿|亿|万)")
 _MEASURE_NEXT = re.compile(rf"\s*(?:{MEASURE_UNITS}|点|[A-Za-z])")
 
 
+_PERCENTAGE = re.compile(r"%|％|百分之")
+
+
 def counts(span: str, sentence: str, counted: str) -> bool:
     """The number counts what was asked: 6个阶段 answers 几个阶段, 3个工作日 does not.
 
     Money may be in any currency (多少钱 ← 687亿美元), and a head count may go without its
-    unit when it is in 万 or 亿 (网民规模为10.51亿 answers 多少人; 3点 does not).
+    unit when it is in 万 or 亿 (网民规模为10.51亿 answers 多少人; 3点 does not). A multiple may be a
+    percentage (几倍工资 ← 工资的百分之二百).
     """
     units = _SAME_UNIT.get(counted[0], counted[0])
     if any(unit in span for unit in units):
+        return True
+    if counted[0] == "倍" and _PERCENTAGE.search(span):
         return True
     after = sentence[sentence.find(span) + len(span) :] if span in sentence else ""
     if counted[0] in "钱元" and _CURRENCY.match(after):

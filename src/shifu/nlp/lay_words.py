@@ -92,6 +92,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"亲戚", "亲属", "家属"}),
     frozenset({"店里", "商户", "商店", "门店", "店铺"}),
     frozenset({"晚上", "夜间", "夜里", "深夜"}),
+    frozenset({"周末", "休息日", "双休日"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""

@@ -38,9 +38,11 @@ _KEPT_WHOLE = (
 _MONEY = re.compile(r"\d+(?:\.\d+)?\s*[万千]?\s*(?:块钱|元钱|块|元|圆)")
 """500块钱: an amount is the question's figure (read elsewhere), never a term; without it 块钱 would be."""
 _LEAVE_LENGTH = re.compile(
-    r"([请休])\s*([\d零〇一二两三四五六七八九十半]+\s*个?\s*(?:天|日|小时|周|月))\s*的?\s*([\u4e00-\u9fff]?假)"
+    r"([请休加])\s*((?:[\d零〇一二两三四五六七八九十半]+|几|多少)\s*个?\s*(?:天|日|小时|周|月))\s*的?\s*"
+    r"([\u4e00-\u9fff]?[假班])"
 )
-"""请3天假, 休两天病假: the leave asked about is 请假 / 请病假 (the length sits inside it)."""
+"""请3天假, 休两天病假, 加几个小时班: the leave or overtime asked about is 请假 / 请病假 / 加班 (the length
+sits inside it)."""
 _NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
 """Single characters that are units, numerals or particles, never part of an unknown term."""
 _UNKNOWN_IDF = 10.0
