@@ -114,6 +114,23 @@ def test_a_law_prescribing_the_handling_of_a_situation_answers_how_it_is_handled
     assert any("继续享受工伤医疗待遇" in s.text and s.citation_ids == ("l1",) for s in answer.statements)
 
 
+UNPAID_WAGES = (
+    "第九十一条 用人单位有下列侵害劳动者合法权益情形之一的，由劳动行政部门责令支付劳动者的工资报酬、"
+    "经济补偿，并可以责令支付赔偿金：\n（一）克扣或者无故拖欠劳动者工资的；\n（二）拒不支付劳动者延长工作时间工资报酬的。"
+)
+
+
+def test_a_law_whose_items_list_the_situations_answers_with_its_handling_not_as_steps() -> None:
+    p = plan("公司拖欠工资怎么办", [EvidenceNeed.PROCESS_STEPS])
+    law = doc("l1", UNPAID_WAGES, needs=(EvidenceNeed.LIABILITY,), authority=Authority.STATUTE)
+    decision = _decide(p, search_result(law))
+    assert decision.status is DecisionStatus.ANSWERED
+    answer = ExtractiveComposer().compose(p, decision, [law], [])
+    assert answer.steps == [], "the items are situations, not steps"
+    texts = [s.text for s in answer.statements]
+    assert any("责令支付" in text for text in texts) and any("无故拖欠" in text for text in texts)
+
+
 def test_a_company_document_without_steps_never_answers_a_steps_question() -> None:
     p = plan("工伤职工停工留薪期满后还需要治疗的，怎么处理", [EvidenceNeed.PROCESS_STEPS])
     policy = doc("p1", INJURY_LEAVE, needs=(EvidenceNeed.OBLIGATION,))

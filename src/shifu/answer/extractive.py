@@ -91,12 +91,9 @@ class ExtractiveComposer:
                     continue
                 used.append(doc)
                 numbered = numbered_steps(doc.text)
-                if (
-                    slot.need is EvidenceNeed.PROCESS_STEPS
-                    and not numbered
-                    and doc.authority in LAW_AUTHORITIES
-                ):
-                    # A law prescribes the handling of a situation; its sentences are not steps.
+                if slot.need is EvidenceNeed.PROCESS_STEPS and doc.authority in LAW_AUTHORITIES:
+                    # A law prescribes the handling of a situation; its sentences are not steps, nor
+                    # are its numbered items, which list situations (（一）无故拖欠劳动者工资的).
                     for span in select_spans(EvidenceNeed.GENERAL_RULE, doc.text, plan.question):
                         statements.append(Statement(text=span, need=slot.need, citation_ids=(citation_id,)))
                     continue

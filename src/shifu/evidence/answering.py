@@ -62,7 +62,7 @@ class AnswerAsk:
         )
 
 
-def _items_after(sentences: list[str], index: int) -> list[str]:
+def items_after(sentences: list[str], index: int) -> list[str]:
     """The numbered items that follow the lead-in at `index` ((一)…, 1. …), up to the first non-item."""
     items: list[str] = []
     for sentence in sentences[index + 1 :]:
@@ -97,7 +97,7 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     found: list[str] = []
     for index, sentence in enumerate(sentences):
         # A lead-in (有下列行为之一的，处五千元以上罚款：) speaks of the items it introduces.
-        listed = "".join(_items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
+        listed = "".join(items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
         context = heading + "".join(sentences[max(0, index - 1) : index + 1]) + listed
         if not names_identifiers(context, ask.identifiers):
             continue

@@ -18,7 +18,7 @@ from shifu.contracts.common import LAW_AUTHORITIES, NEED_CLAIM_TYPE, ClaimType, 
 from shifu.contracts.entities import DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.answering import AnswerAsk, answering_sentences
+from shifu.evidence.answering import AnswerAsk, answering_sentences, items_after
 from shifu.evidence.body import AmountRule, amount_rules, body_supports
 from shifu.evidence.caliber import (
     AMOUNT_NOT_MATCHED,
@@ -41,6 +41,7 @@ from shifu.evidence.relevance import (
 )
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions, without_instructions
+from shifu.nlp.lists import LEAD_IN_END
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.terms import QuestionTerms, question_terms
 
@@ -286,15 +287,21 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
     """A law answers 怎么处理 for a situation by the handling it prescribes, without numbered steps.
 
     Only laws and regulations (a company procedure states its steps), and only a sentence that
-    names the question's subject, states the situation (…的，) and what follows from it.
+    names the question's subject (with the items it introduces), states the situation (…的，) and
+    what follows from it.
     """
     if doc.authority not in LAW_AUTHORITIES or view.terms.empty:
         return False
     heading = "\n".join((*doc.heading_path, ""))
-    return any(
-        _HANDLING.search(sentence) and view.about_subject(heading + sentence)
-        for sentence in _SENTENCE.findall(body)
-    )
+    sentences = [sentence.strip() for sentence in _SENTENCE.findall(body) if sentence.strip()]
+    for index, sentence in enumerate(sentences):
+        if not _HANDLING.search(sentence):
+            continue
+        # 有下列情形之一的，由劳动行政部门责令支付…：（一）无故拖欠劳动者工资的: the situations are the items.
+        listed = "".join(items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
+        if view.about_subject(heading + sentence + listed):
+            return True
+    return False
 
 
 def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:

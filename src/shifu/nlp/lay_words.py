@@ -58,6 +58,7 @@ GENERIC_WORDS: frozenset[str] = _words(
     额外 另外 另需 还需
     版本 版
     就是 其实 只是 不是 意思是 我是说 说的是 没图 无图
+    随便 随意 任意 无缘无故
     """
 )
 """Words too general to be the subject of a question on their own (courtesies and the words that correct an
@@ -93,6 +94,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"店里", "商户", "商店", "门店", "店铺"}),
     frozenset({"晚上", "夜间", "夜里", "深夜"}),
     frozenset({"周末", "休息日", "双休日"}),
+    frozenset({"摔伤", "受伤", "受到伤害", "事故伤害", "负伤"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
