@@ -24,6 +24,7 @@ from shifu.nlp.names import NameKind, proper_names
         ("装修押金退还找谁审批", AnswerKind.PERSON),
         ("年会在哪举办", AnswerKind.PLACE),
         ("首趟班列的起点？", AnswerKind.PLACE),
+        ("健康证去哪办", AnswerKind.PLACE),
         ("消防演练什么时候开始", AnswerKind.DATE),
         ("大会开幕时间", AnswerKind.DATE),
         ("报销多久能到账", AnswerKind.NUMBER),

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from shifu.contracts.common import Intent, ToolCode
+from shifu.contracts.common import EvidenceNeed, Intent, ToolCode
 from shifu.contracts.context import ResolvedContext
 from shifu.planning.deterministic import DeterministicPlanner
 from shifu.planning.uncovered import asks_uncovered_data, uncovered_action, uncovered_data
@@ -112,6 +112,7 @@ def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
         ("能帮我请个假吗", "请假申请"),
         ("帮我把报销提交了", "报销申请"),
         ("给3栋业主群发个停水通知", "短信和电话通知"),
+        ("帮我上传一份新制度", "文件上传"),
         ("记一下明天给3栋业主打电话", None),  # a note about the call is a draft's job
         ("请假申请怎么提交", None),  # asks how, not to act
         ("报销要交什么材料", None),
@@ -133,3 +134,19 @@ def test_notes_and_questions_about_the_act_keep_their_intent(
     deterministic: DeterministicPlanner, question: str, intent: Intent
 ) -> None:
     assert deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ).intent is intent
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        ("岗前测验不及格怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("报销超过了30天怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("电梯坏了怎么办", [EvidenceNeed.PROCESS_STEPS]),
+    ],
+)
+def test_a_mishap_asks_for_the_rule_beside_the_steps(
+    deterministic: DeterministicPlanner, question: str, needs: list[EvidenceNeed]
+) -> None:
+    plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
+    assert [need for need in plan.evidence_needs if need in needs] == needs
+    assert set(plan.evidence_needs) <= {*needs, EvidenceNeed.DEADLINE}

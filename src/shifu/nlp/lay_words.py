@@ -95,6 +95,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"晚上", "夜间", "夜里", "深夜"}),
     frozenset({"周末", "休息日", "双休日"}),
     frozenset({"摔伤", "受伤", "受到伤害", "事故伤害", "负伤"}),
+    frozenset({"调查", "核查", "核实"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""

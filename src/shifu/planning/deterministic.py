@@ -50,6 +50,12 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥
 ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit (逾期不交物业费 only
 describes the situation)."""
+_MISHAP = re.compile(
+    r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过了|过期了|逾期|忘了|忘记|漏了|错过"
+)
+"""测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
+rule is asked for beside the steps, so the answer says which of the two the sources state. A breakdown
+(电梯坏了) is not listed: it has a procedure, which answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _DOCUMENT_INTENTS = frozenset({Intent.KNOWLEDGE_QA, Intent.RESOURCE_DELIVERY, Intent.MEDIA_UNDERSTANDING})
 """Intents that read documents or media: a question about 请假申请 there is about the rule, not a request."""
@@ -309,6 +315,13 @@ class DeterministicPlanner:
             needs.insert(0, EvidenceNeed.LIVE_STATE)
         if intent is Intent.KNOWLEDGE_QA:
             needs = [n for n in needs if n is not EvidenceNeed.LIVE_STATE] or [EvidenceNeed.GENERAL_RULE]
+        if (
+            intent is Intent.KNOWLEDGE_QA
+            and EvidenceNeed.PROCESS_STEPS in needs
+            and EvidenceNeed.GENERAL_RULE not in needs
+            and _MISHAP.search(question)
+        ):
+            needs.append(EvidenceNeed.GENERAL_RULE)
         return needs
 
     @staticmethod
