@@ -528,3 +528,19 @@ def test_a_completed_question_never_outgrows_a_frame(previous: str, question: st
 def test_a_time_or_stage_after_an_ordinal_points_at_no_listed_item(question: str) -> None:
     assert cues.find_ordinals(question) == []
     assert ORDINAL_MENTION.search(question) is None
+
+
+@pytest.mark.parametrize(
+    ("previous", "intent", "question", "expected"),
+    [
+        ("我上个月的练习记录", Intent.LIVE_MY_WORK, "那成果呢", "我上个月的成果"),
+        ("团队上个月的练习情况", Intent.LIVE_TEAM_WORK, "成果呢", "团队上个月的成果"),
+    ],
+)
+def test_a_follow_up_naming_another_record_reads_it_over_the_same_window(
+    previous: str, intent: Intent, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, ExtractedEntities(dates=[LAST_MONTH]), intent))
+    resolution = resolve(question, state, entities=NONE)
+    assert resolution.context.relation is ContextRelation.FOLLOW_UP
+    assert resolution.effective_question == expected

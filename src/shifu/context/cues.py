@@ -193,6 +193,12 @@ ASKED_KIND_RE = re.compile(
 """A follow-up that names only the kind of claim it now asks for (那时限呢, 流程呢)."""
 
 
+LIVE_RECORD_RE = re.compile(
+    r"^(?:的)?(?:工作)?(?:成果|待办|任务|工单|练习|训练|训练记录|练习记录|成绩|复盘)$"
+)
+"""A follow-up that names only another live record (那成果呢, 待办呢)."""
+
+
 def follow_up_remainder(text: str) -> str | None:
     """The value part of a follow-up ("那如果只签一年呢" → "只签一年"), or None without a cue."""
     clean = strip_punct(text)

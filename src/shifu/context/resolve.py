@@ -52,6 +52,8 @@ class Resolution:
 _FRAMELESS_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY})
 _SUBJECT_FRAMES = frozenset({Intent.KNOWLEDGE_QA, Intent.CLARIFY})
 """Frames whose subject a subjectless question continues: a knowledge question or a bare topic."""
+_LIVE_FRAMES = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK})
+"""Frames of a read of live records: a follow-up may name another record over the same window."""
 
 
 def turn_frame(
@@ -279,8 +281,8 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
             references=[ResolvedReference(kind="FRAME", text=question)],
             **base,
         )
-        kind_asked = _asks_another_kind(remainder, frame)
-        return Resolution(context, kind_asked or substitute(frame, remainder, entities), state)
+        switched = _asks_another_kind(remainder, frame) or _asks_another_record(remainder, frame)
+        return Resolution(context, switched or substitute(frame, remainder, entities), state)
 
     if frame is not None and _chooses_a_value(question, entities, frame):
         context = ResolvedContext(
@@ -335,6 +337,16 @@ def _asks_another_kind(remainder: str, frame: QuestionFrame) -> str | None:
         return None
     versions = "".join(version.text for version in frame.entities.versions)
     return f"{subject}{remainder}{versions}"
+
+
+def _asks_another_record(remainder: str, frame: QuestionFrame) -> str | None:
+    """ "那成果呢" after 我上个月的练习记录 asks for last month's work results, not the practice record
+    again: the newly named record over the previous question's time window, or None."""
+    if frame.intent not in _LIVE_FRAMES or not cues.LIVE_RECORD_RE.match(remainder):
+        return None
+    window = "".join(date.text for date in frame.entities.dates[:1])
+    owner = "团队" if frame.intent is Intent.LIVE_TEAM_WORK else "我"
+    return f"{owner}{window}的{remainder.removeprefix('的')}"
 
 
 def _chooses_a_value(question: str, entities: ExtractedEntities, frame: QuestionFrame) -> bool:
