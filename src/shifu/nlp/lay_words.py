@@ -59,6 +59,7 @@ GENERIC_WORDS: frozenset[str] = _words(
     版本 版
     就是 其实 只是 不是 意思是 我是说 说的是 没图 无图
     随便 随意 任意 无缘无故
+    顺便 顺带 另外问下 顺便问下 还想问
     """
 )
 """Words too general to be the subject of a question on their own (courtesies and the words that correct an
@@ -86,7 +87,7 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"举办", "举行", "召开"}),
     frozenset({"考试", "测验", "测试"}),
-    frozenset({"困住", "困人", "被困"}),
+    frozenset({"困住", "困人", "被困", "关人", "卡人"}),
     frozenset({"楼道", "楼梯间", "走廊"}),
     frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
     frozenset({"来不及", "赶不上", "无法按时", "不能按时", "无法及时", "不能及时"}),
@@ -96,6 +97,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"周末", "休息日", "双休日"}),
     frozenset({"摔伤", "受伤", "受到伤害", "事故伤害", "负伤"}),
     frozenset({"调查", "核查", "核实"}),
+    frozenset({"开工", "施工", "动工"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
