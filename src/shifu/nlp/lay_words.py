@@ -89,6 +89,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"考试", "测验", "测试"}),
     frozenset({"困住", "困人", "被困", "关人", "卡人"}),
     frozenset({"楼道", "楼梯间", "走廊"}),
+    frozenset({"消防通道", "疏散通道", "安全出口"}),
     frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
     frozenset({"来不及", "赶不上", "无法按时", "不能按时", "无法及时", "不能及时"}),
     frozenset({"亲戚", "亲属", "家属"}),
