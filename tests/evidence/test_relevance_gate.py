@@ -315,3 +315,28 @@ def test_a_figure_the_user_asks_to_confirm_is_answered_by_the_rules_own_figure()
         plan("5000元以下的装修押金怎么交", [EvidenceNeed.AMOUNT_RULE], amount="5000"), deposit
     )
     assert condition.status is DecisionStatus.NO_EVIDENCE, "a figure that is a condition must be met"
+
+
+def test_a_thing_an_inspection_checks_reaches_the_inspections_procedure() -> None:
+    common: dict[str, Any] = {
+        "title": "消防巡检作业指导书",
+        "document_key": "key-xunjian",
+        "version": "2024版",
+    }
+    checks = doc(
+        "x1",
+        "日常巡查应检查以下内容：\n1. 疏散通道、楼梯间和安全出口是否畅通。\n2. 灭火器是否在位。",
+        needs=RULE,
+        locator="三、消防巡检的检查内容有哪些",
+        **common,
+    )
+    steps = doc(
+        "x2",
+        "巡检人员按以下步骤作业：\n1. 领取巡检终端。\n2. 按巡检路线逐点巡查。\n3. 填写巡查记录表。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        locator="四、消防巡检的作业步骤",
+        **common,
+    )
+    decision = _evaluate(plan("3栋1单元消防通道巡检怎么做", [EvidenceNeed.PROCESS_STEPS]), checks, steps)
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("x2",)
