@@ -324,7 +324,8 @@ def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: st
     Either its own section is written for materials about the subject (五、入职需提交的资料), or a
     sentence names the subject before or within a part that states what is supplied (参加面试时，请携带
     身份证原件; 提出工伤认定申请应当提交下列材料). A guide saying candidates can 提交入职资料和查询本人的
-    面试进度 names 面试 only in a later list part: it states no materials for the interview.
+    面试进度 names 面试 only in a later list part: it states no materials for the interview. The sentence
+    must name the most specific term: 巡检结束后填写《消防巡查记录表》 names 巡检, not the 消防通道巡检 asked.
     """
     if view.terms.empty:
         return True
@@ -334,7 +335,8 @@ def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: st
     for sentence in _SENTENCE.findall(body):
         for part in _LIST_PART.finditer(sentence):
             said_before = sentence[: part.end()]
-            if body_supports(ClaimType.MATERIAL, part.group(0)) and view.about_subject(said_before):
+            supplied = body_supports(ClaimType.MATERIAL, part.group(0))
+            if supplied and view.names_most_specific_term(said_before):
                 return True
     return False
 
