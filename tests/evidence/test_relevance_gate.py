@@ -340,3 +340,22 @@ def test_a_thing_an_inspection_checks_reaches_the_inspections_procedure() -> Non
     decision = _evaluate(plan("3栋1单元消防通道巡检怎么做", [EvidenceNeed.PROCESS_STEPS]), checks, steps)
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids == ("x2",)
+
+
+def test_a_procedure_headed_for_the_subject_is_not_spliced_with_one_that_only_mentions_it() -> None:
+    review = doc(
+        "r1",
+        "主管复盘按以下步骤进行：\n1. 查看待复盘名单。\n2. 与员工确定改进目标。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        title="主管复盘管理办法",
+        locator="四、主管复盘的操作步骤",
+    )
+    assignment = doc(
+        "r2",
+        "训练指派按以下步骤办理：\n1. 选择与复盘改进目标相关的练习。\n2. 设置截止日期。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        title="员工训练指派规范",
+        locator="四、员工训练指派的操作步骤",
+    )
+    decision = _evaluate(plan("复盘怎么做", [EvidenceNeed.PROCESS_STEPS]), review, assignment)
+    assert decision.qualified_citation_ids == ("r1",)

@@ -413,6 +413,11 @@ def judge_document_slot(
                 outcome.reject(verdict)
             else:
                 outcome.covering.append(verdict)
+    if need is EvidenceNeed.PROCESS_STEPS:
+        # One procedure, not two spliced: the section headed for the subject (主管复盘的操作步骤) wins
+        # over another procedure that only mentions it (训练指派的操作步骤 … 复盘改进目标).
+        headed = [item for item in outcome.covering if view.about_subject(_heading_of(item.doc))]
+        outcome.covering = headed or outcome.covering
     outcome.covering.sort(
         key=lambda item: (
             not view.names_locator(item.doc),
@@ -424,6 +429,10 @@ def judge_document_slot(
         )
     )
     return outcome
+
+
+def _heading_of(doc: DocumentEvidence) -> str:
+    return "\n".join((doc.title, *doc.heading_path, doc.locator))
 
 
 def heading_need(locator: str) -> EvidenceNeed | None:
