@@ -510,3 +510,9 @@ def test_a_payout_in_months_of_wages_answers_how_much_but_a_time_limit_does_not(
     question = "工伤了公司要赔多少"
     assert "27个月" in answer_spans(AnswerKind.NUMBER, "一次性伤残补助金，标准为27个月的本人工资。", question)
     assert answer_spans(AnswerKind.NUMBER, "应在1年以内提出申请。", question) == []
+
+
+def test_what_time_asks_for_a_clock_time_not_a_day_count() -> None:
+    question = "装修几点能施工"
+    assert answer_spans(AnswerKind.DATE, "工作日为8:00至12:00、14:00至18:00。", question)
+    assert answer_spans(AnswerKind.DATE, "工程部在3个工作日内完成验收。", question) == []

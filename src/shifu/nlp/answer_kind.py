@@ -281,6 +281,10 @@ _A_LENGTH_OF_TIME = re.compile(r"(?:个\s*)?(?:年|天|日|月|周|小时|分钟
 _TIME_OF_DAY = re.compile(r"[上下]午|凌晨|傍晚")
 _ASKS_AN_HOUR = re.compile(r"几点|时刻|上午|下午|早上|晚上|白天")
 """今日下午 says when in a day, not which day: it answers 几点 / 上午还是下午, not 什么时候终止运营."""
+_ASKS_A_CLOCK_TIME = re.compile(r"几点")
+_CLOCK_TIME = re.compile(r"\d{1,2}\s*[:：]\s*\d{2}|[上下]午|凌晨|傍晚|点")
+"""几点能施工 asks for a time of day (8:00, 下午两点), never a day count (90日) or a deadline
+(3个工作日内)."""
 _ASKS_A_DAY = re.compile(r"几号|哪天|哪一天|几月几")
 _WITHIN = re.compile(r"(?:工作日|天|日|周|个月|小时)\s*(?:内|前|后|以内|之内)$")
 """几号发 asks for a day of the month: 一个月内 / 30日内 is a time limit, not a day."""
@@ -308,6 +312,8 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
         if asks_a_day(question) and _WITHIN.search(span):
             return False
         if _TIME_OF_DAY.fullmatch(span.strip()) and not _ASKS_AN_HOUR.search(question):
+            return False
+        if _ASKS_A_CLOCK_TIME.search(question) and not _CLOCK_TIME.search(span):
             return False
         return not (_ONLY_A_YEAR.fullmatch(span.strip()) and question_years(question))
     if kind is AnswerKind.NUMBER and _ASKS_A_SUM.search(question) and not _IN_MONEY.search(span):
