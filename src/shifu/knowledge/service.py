@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
@@ -34,7 +34,7 @@ from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_r
 from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
 from shifu.knowledge.text import Bm25Encoder
 from shifu.nlp.lay_words import statute_words
-from shifu.nlp.scope_sections import is_scope_section
+from shifu.nlp.scope_sections import SCOPE_WORDS, is_scope_section
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -174,16 +174,26 @@ class KnowledgeBase:
         """The text of each document's scope, definition or kinds sections, by document id."""
         if not document_ids:
             return {}
+        headed = or_(*(KbFragmentRow.locator.contains(word, autoescape=True) for word in SCOPE_WORDS))
         with self._sessions() as session:
-            fragments = session.scalars(
-                select(KbFragmentRow)
-                .where(KbFragmentRow.document_id.in_(document_ids), KbFragmentRow.lifecycle == "PUBLISHED")
+            rows = session.execute(
+                select(
+                    KbFragmentRow.document_id,
+                    KbFragmentRow.heading_path,
+                    KbFragmentRow.locator,
+                    KbFragmentRow.text,
+                )
+                .where(
+                    KbFragmentRow.document_id.in_(document_ids),
+                    KbFragmentRow.lifecycle == "PUBLISHED",
+                    headed,
+                )
                 .order_by(KbFragmentRow.ordinal)
             ).all()
         scopes: dict[str, list[str]] = {}
-        for fragment in fragments:
-            if is_scope_section(fragment.heading_path, fragment.locator):
-                scopes.setdefault(fragment.document_id, []).append(fragment.text)
+        for document_id, heading_path, locator, text in rows:
+            if is_scope_section(heading_path, locator):
+                scopes.setdefault(document_id, []).append(text)
         return {document_id: "\n".join(texts) for document_id, texts in scopes.items()}
 
     def _load(self, fragment_ids: Iterable[str]) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
