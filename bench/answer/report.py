@@ -241,7 +241,10 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "failed to reject were printed for both halves (questions, gold answers and the quoted noise "
         "sentences, odd ids included) and no gate change followed from them, and the questions the "
         "planner sent away from KNOWLEDGE_QA (four, in both halves) were read, after which company-"
-        "flavoured who-made / who-wrote utterances were added to the planner's training set):",
+        "flavoured who-made / who-wrote utterances were added to the planner's training set; in the "
+        "next session the even half's unrejected noise sets and its rejections at noise 0 and 0.2 were "
+        "printed (even ids only), no gate change followed, and every product change of that session was "
+        "checked to leave both halves unchanged):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
