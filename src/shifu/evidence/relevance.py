@@ -130,6 +130,11 @@ def without_exclusions(body: str, keep: Callable[[str], bool] = lambda _: False)
     return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part) or keep(part))
 
 
+def fragment_heading(doc: DocumentEvidence) -> str:
+    """A fragment's title, heading path and locator: what names the subject of all it says."""
+    return "\n".join((doc.title, *doc.heading_path, doc.locator))
+
+
 def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | None = None) -> str:
     """Everything a fragment says about its subject: title, heading path, locator and body.
 
@@ -138,7 +143,7 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     they name every required term of the question (`terms`): 办公设备能走零星采购吗 is answered
     by 办公设备…不属于零星采购.
     """
-    heading = "\n".join((doc.title, *doc.heading_path, doc.locator))
+    heading = fragment_heading(doc)
 
     def asked_about(sentence: str) -> bool:
         return terms is not None and not terms.empty and relevance(terms, heading + sentence).required_covered

@@ -32,6 +32,7 @@ from shifu.evidence.quantity import QuantityAsk, QuantityKind, quantity_ask, sup
 from shifu.evidence.relevance import (
     Relevance,
     fragment_haystack,
+    fragment_heading,
     members_in_scope,
     mentions_subject,
     relevance,
@@ -207,17 +208,17 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
     (`document_scope`) and from the scope sections retrieved beside it.
     """
     bodies = {doc.citation_id: strip_instructions(doc.text) for doc in docs}
-    scopes: dict[tuple[str, str], list[str]] = {}
+    # Per document, each scope text once: every fragment carries the same `document_scope`, and a
+    # retrieved scope section is part of it too.
+    scopes: dict[tuple[str, str], dict[str, None]] = {}
     for doc in docs:
-        scopes.setdefault((doc.document_key, doc.version), []).extend(
-            (
-                scope_statement(doc, bodies[doc.citation_id]),
-                without_exclusions(strip_instructions(doc.document_scope)),
-            )
-        )
+        texts = scopes.setdefault((doc.document_key, doc.version), {})
+        texts[scope_statement(doc, bodies[doc.citation_id])] = None
+        texts[without_exclusions(strip_instructions(doc.document_scope))] = None
+    joined = {key: "\n".join(text for text in texts if text) for key, texts in scopes.items()}
     relevant: dict[str, Relevance] = {}
     for doc in docs:
-        scope = "\n".join(scopes[(doc.document_key, doc.version)])
+        scope = joined[(doc.document_key, doc.version)]
         lent = members_in_scope(view.terms, scope, "\n".join((*doc.heading_path, doc.locator)))
         haystack = fragment_haystack(doc, bodies[doc.citation_id], view.terms)
         relevant[doc.citation_id] = relevance(view.terms, "\n".join((haystack, *lent)))
@@ -329,7 +330,7 @@ def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: st
     """
     if view.terms.empty:
         return True
-    heading = "\n".join((doc.title, *doc.heading_path, doc.locator))
+    heading = fragment_heading(doc)
     if heading_names_need(doc, EvidenceNeed.REQUIRED_MATERIALS) and view.about_subject(heading):
         return True
     for sentence in _SENTENCE.findall(body):
@@ -349,7 +350,7 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
         return Covering(doc=doc)
     if need is EvidenceNeed.DEADLINE and view.answer is not None and asks_a_day(view.answer.question):
         # 几号发 / 哪天: only a sentence naming a day about the subject answers; 一个月内 is a time limit.
-        heading = "\n".join((doc.title, *doc.heading_path, doc.locator, ""))
+        heading = fragment_heading(doc) + "\n"
         answered = answering_sentences(view.answer, view.terms, body, heading)
         return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if need is EvidenceNeed.DEADLINE and view.ask is not None:
@@ -362,7 +363,7 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     if need is EvidenceNeed.GENERAL_RULE and view.answer is not None:
         # A question that asks for a person, place, date, number or name is answered only by
         # a sentence stating one about its subject; rule wording alone does not answer it.
-        heading = "\n".join((doc.title, *doc.heading_path, doc.locator, ""))
+        heading = fragment_heading(doc) + "\n"
         answered = answering_sentences(view.answer, view.terms, body, heading)
         return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if not body_supports(claim_type, body):
@@ -416,7 +417,7 @@ def judge_document_slot(
     if need is EvidenceNeed.PROCESS_STEPS:
         # One procedure, not two spliced: the section headed for the subject (主管复盘的操作步骤) wins
         # over another procedure that only mentions it (训练指派的操作步骤 … 复盘改进目标).
-        headed = [item for item in outcome.covering if view.about_subject(_heading_of(item.doc))]
+        headed = [item for item in outcome.covering if view.about_subject(fragment_heading(item.doc))]
         outcome.covering = headed or outcome.covering
     outcome.covering.sort(
         key=lambda item: (
@@ -429,10 +430,6 @@ def judge_document_slot(
         )
     )
     return outcome
-
-
-def _heading_of(doc: DocumentEvidence) -> str:
-    return "\n".join((doc.title, *doc.heading_path, doc.locator))
 
 
 def heading_need(locator: str) -> EvidenceNeed | None:
