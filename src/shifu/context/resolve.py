@@ -297,7 +297,7 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     subject = _inherited_subject(question, frame)
     if subject and frame is not None and not entities.versions:
         # The version chosen for the subject ("按2025版") still holds for the next question on it.
-        subject += "".join(version.text for version in frame.entities.versions)
+        subject += _chosen_versions(frame)
     effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
     return Resolution(context, effective, state)
@@ -320,6 +320,11 @@ def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None
     return _previous_subject(frame)
 
 
+def _chosen_versions(frame: QuestionFrame) -> str:
+    """The versions the previous question chose ("按2025版"): they hold for the next question on it."""
+    return "".join(version.text for version in frame.entities.versions)
+
+
 def _previous_subject(frame: QuestionFrame) -> str | None:
     """The previous question's most specific term (报销 of 报销要交啥材料)."""
     previous = question_terms(frame.question)
@@ -335,8 +340,7 @@ def _asks_another_kind(remainder: str, frame: QuestionFrame) -> str | None:
     subject = _previous_subject(frame)
     if subject is None:
         return None
-    versions = "".join(version.text for version in frame.entities.versions)
-    return f"{subject}{remainder}{versions}"
+    return f"{subject}{remainder}{_chosen_versions(frame)}"
 
 
 def _asks_another_record(remainder: str, frame: QuestionFrame) -> str | None:
