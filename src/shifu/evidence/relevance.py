@@ -164,7 +164,7 @@ def scope_statement(doc: DocumentEvidence, body: str) -> str:
     does 请假类型有哪些 … 3. 事假 for 事假谁批 and its 请假审批权限. Exclusions (办公设备…不属于零星
     采购) are left out.
     """
-    if not is_scope_section(doc.heading_path, doc.locator):
+    if not is_scope_section(doc.locator):
         return ""
     return without_exclusions(body)
 

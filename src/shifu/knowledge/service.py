@@ -177,12 +177,7 @@ class KnowledgeBase:
         headed = or_(*(KbFragmentRow.locator.contains(word, autoescape=True) for word in SCOPE_WORDS))
         with self._sessions() as session:
             rows = session.execute(
-                select(
-                    KbFragmentRow.document_id,
-                    KbFragmentRow.heading_path,
-                    KbFragmentRow.locator,
-                    KbFragmentRow.text,
-                )
+                select(KbFragmentRow.document_id, KbFragmentRow.locator, KbFragmentRow.text)
                 .where(
                     KbFragmentRow.document_id.in_(document_ids),
                     KbFragmentRow.lifecycle == "PUBLISHED",
@@ -191,8 +186,8 @@ class KnowledgeBase:
                 .order_by(KbFragmentRow.ordinal)
             ).all()
         scopes: dict[str, list[str]] = {}
-        for document_id, heading_path, locator, text in rows:
-            if is_scope_section(heading_path, locator):
+        for document_id, locator, text in rows:
+            if is_scope_section(locator):
                 scopes.setdefault(document_id, []).append(text)
         return {document_id: "\n".join(texts) for document_id, texts in scopes.items()}
 

@@ -9,8 +9,6 @@ sections (its procedure, its approval rules).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 SCOPE_WORDS: tuple[str, ...] = (
     "定义",
     "适用范围",
@@ -26,6 +24,6 @@ SCOPE_WORDS: tuple[str, ...] = (
 """Heading words of a scope section; the store filters a section's locator on them before reading it."""
 
 
-def is_scope_section(heading_path: Sequence[str], locator: str) -> bool:
+def is_scope_section(locator: str) -> bool:
     """True for a section headed as the document's scope, definition or kinds (its own locator says so)."""
     return any(word in locator for word in SCOPE_WORDS)
