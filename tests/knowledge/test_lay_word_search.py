@@ -27,6 +27,7 @@ OTHERS = {
 
 def test_statute_words_of_lay_words() -> None:
     assert set(statute_words("加班费怎么算")) == {"工资报酬", "加班", "延长工作时间"}
+    assert set(statute_words("干活时摔伤了算工伤吗")) >= {"事故伤害"}
     assert statute_words("报告写好了吗") == ()
 
 
