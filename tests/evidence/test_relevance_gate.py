@@ -271,7 +271,13 @@ ANNUAL_LEAVE = "年休假须提前5个工作日在员工App提交申请，经审
 def _leave_sections() -> tuple[Any, Any, Any]:
     common: dict[str, Any] = {"title": "请假管理制度", "document_key": "key-qingjia", "version": "2025版"}
     kinds = doc("k1", LEAVE_KINDS, needs=RULE, locator="二、请假类型有哪些", **common)
-    approval = doc("k2", LEAVE_APPROVAL, needs=(EvidenceNeed.APPROVAL,), locator="四、请假审批权限", **common)
+    approval = doc(
+        "k2",
+        LEAVE_APPROVAL,
+        needs=(EvidenceNeed.APPROVAL, EvidenceNeed.GENERAL_RULE),
+        locator="四、请假审批权限",
+        **common,
+    )
     annual = doc(
         "k3",
         ANNUAL_LEAVE,
@@ -359,3 +365,9 @@ def test_a_procedure_headed_for_the_subject_is_not_spliced_with_one_that_only_me
     )
     decision = _evaluate(plan("复盘怎么做", [EvidenceNeed.PROCESS_STEPS]), review, assignment)
     assert decision.qualified_citation_ids == ("r1",)
+
+
+def test_a_lent_term_names_the_subject_of_every_sentence_for_an_answer_of_the_asked_kind() -> None:
+    decision = _evaluate(plan("事假谁批", [EvidenceNeed.GENERAL_RULE]), *_leave_sections())
+    assert decision.status is DecisionStatus.ANSWERED
+    assert "k2" in decision.qualified_citation_ids

@@ -113,6 +113,8 @@ class Relevance:
     """Weighted share of the question's terms covered (0..1)."""
     required_covered: bool
     """Every most-specific term is covered."""
+    lent: tuple[str, ...] = ()
+    """Question terms the fragment covers only through its document's scope section (灯泡, 事假)."""
 
     @property
     def relevant(self) -> bool:

@@ -221,7 +221,8 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
         scope = joined[(doc.document_key, doc.version)]
         lent = members_in_scope(view.terms, scope, "\n".join((*doc.heading_path, doc.locator)))
         haystack = fragment_haystack(doc, bodies[doc.citation_id], view.terms)
-        relevant[doc.citation_id] = relevance(view.terms, "\n".join((haystack, *lent)))
+        fit = relevance(view.terms, "\n".join((haystack, *lent)))
+        relevant[doc.citation_id] = replace(fit, lent=lent) if lent else fit
     return relevant
 
 
@@ -342,15 +343,21 @@ def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: st
     return False
 
 
-def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -> Covering | str:
-    """Conditions 2 and 3 for one fragment: a Covering, or the rejection reason."""
+def _judge_body(
+    need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView, lent: tuple[str, ...] = ()
+) -> Covering | str:
+    """Conditions 2 and 3 for one fragment: a Covering, or the rejection reason.
+
+    Terms `lent` by the document's scope section (事假 of 请假类型) name the subject of every sentence,
+    like the heading: 四、请假审批权限 answers 事假谁批 with 由部门负责人或项目经理审批.
+    """
     body = strip_instructions(doc.text)
     claim_type = NEED_CLAIM_TYPE[need]
     if _quantity_covers(view, need, doc, body):
         return Covering(doc=doc)
     if need is EvidenceNeed.DEADLINE and view.answer is not None and asks_a_day(view.answer.question):
         # 几号发 / 哪天: only a sentence naming a day about the subject answers; 一个月内 is a time limit.
-        heading = fragment_heading(doc) + "\n"
+        heading = "\n".join((fragment_heading(doc), *lent, ""))
         answered = answering_sentences(view.answer, view.terms, body, heading)
         return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if need is EvidenceNeed.DEADLINE and view.ask is not None:
@@ -363,7 +370,7 @@ def _judge_body(need: EvidenceNeed, doc: DocumentEvidence, view: QuestionView) -
     if need is EvidenceNeed.GENERAL_RULE and view.answer is not None:
         # A question that asks for a person, place, date, number or name is answered only by
         # a sentence stating one about its subject; rule wording alone does not answer it.
-        heading = fragment_heading(doc) + "\n"
+        heading = "\n".join((fragment_heading(doc), *lent, ""))
         answered = answering_sentences(view.answer, view.terms, body, heading)
         return Covering(doc=doc) if answered else ANSWER_NOT_STATED
     if not body_supports(claim_type, body):
@@ -404,12 +411,12 @@ def judge_document_slot(
         elif not relevant[doc.citation_id].relevant:
             # Still report how an off-subject amount rule fails the question's caliber: the gap
             # "no source states this amount on this basis" stays visible (seed 000's 500元 cases).
-            verdict = _judge_body(need, doc, view)
+            verdict = _judge_body(need, doc, view, relevant[doc.citation_id].lent)
             outcome.reject(NOT_RELEVANT)
             if isinstance(verdict, str) and verdict in (CALIBER_MISMATCH, AMOUNT_NOT_MATCHED):
                 outcome.reject(verdict)
         else:
-            verdict = _judge_body(need, doc, view)
+            verdict = _judge_body(need, doc, view, relevant[doc.citation_id].lent)
             if isinstance(verdict, str):
                 outcome.reject(verdict)
             else:
