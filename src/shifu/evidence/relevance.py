@@ -21,6 +21,7 @@ from functools import lru_cache
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
 from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
+from shifu.nlp.lists import ITEM_MARK
 from shifu.nlp.scope_sections import is_scope_section
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
@@ -153,7 +154,6 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     return "\n".join((heading, without_exclusions(body, asked_about)))
 
 
-_ITEM_NUMBER = re.compile(r"^\s*(?:\d+[.、．]|[（(][一二三四五六七八九十]+[)）])\s*", re.MULTILINE)
 _LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
 _MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
 
@@ -173,7 +173,7 @@ def scope_statement(doc: DocumentEvidence, body: str) -> str:
 
 def scope_members(scope: str) -> frozenset[str]:
     """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…)."""
-    parts = _LIST_SEPARATOR.split(_ITEM_NUMBER.sub("", scope))
+    parts = _LIST_SEPARATOR.split(ITEM_MARK.sub("", scope))
     return frozenset(part.strip() for part in parts if _MEMBER_NAME.match(part.strip()))
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
-ITEM_LINE = re.compile(
-    r"\s*(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])\s*\S"
-)
+_ITEM_NUMBER = r"(?:\d{1,2}\s*[.、．)）]|[（(]\d{1,2}[)）]|[（(][一二三四五六七八九十]{1,3}[)）])"
+ITEM_LINE = re.compile(rf"\s*{_ITEM_NUMBER}\s*\S")
 """The start of a numbered item: 1. / 1、 / (1) / （一）."""
+ITEM_MARK = re.compile(rf"^\s*{_ITEM_NUMBER}\s*", re.MULTILINE)
+"""The number in front of each item line, to read the items without it."""
 LEAD_IN_END = ("：", ":")
 """A sentence ending in a colon introduces the list after it."""
