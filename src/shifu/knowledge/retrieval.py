@@ -419,8 +419,12 @@ def hybrid_search(
     params: HybridParams,
     bank: QuestionBank | None = None,
     adapter: QueryAdapter | None = None,
+    lexical_floor: int = 0,
 ) -> list[Hit]:
-    """The fused top-k among the points `access` allows (never filtered after the top-k)."""
+    """The fused top-k among the points `access` allows (never filtered after the top-k).
+
+    `lexical_floor` keeps the first that many BM25 hits within the top-k (see `with_lexical_floor`).
+    """
     tail = params.bank.tail if bank is not None and len(bank) else None
     deep = tail.depth * top_k if tail is not None and top_k > tail.head else 0
     legs = hybrid_legs(
@@ -436,4 +440,26 @@ def hybrid_search(
         feedback=deep > 0,
         adapter=adapter,
     )
-    return fuse_legs(legs, params, top_k)
+    if not lexical_floor:
+        return fuse_legs(legs, params, top_k)
+    fused = fuse_legs(legs, params, max(params.candidates, top_k, deep))
+    return with_lexical_floor(fused, legs["sparse"][:lexical_floor], top_k)
+
+
+def with_lexical_floor(fused: list[Hit], lexical_head: list[Hit], top_k: int) -> list[Hit]:
+    """The top-k of `fused` (a longer fused ranking) with every hit of `lexical_head` kept within it, each
+    at its own fused score.
+
+    A short question's rarest words (验收单, 汇总表) are its strongest sign, and BM25 ranks the one
+    fragment that holds them first; the dense leg, weak on such questions, can outvote it so that it
+    misses a short top-k. The missing heads take the last places (the gate still judges them), so the
+    ranking stays sorted by score.
+    """
+    chosen = {hit.fragment_id for hit in fused[:top_k]}
+    missing = [hit.fragment_id for hit in lexical_head if hit.fragment_id not in chosen]
+    if not missing:
+        return fused[:top_k]
+    scores = {hit.fragment_id: hit.score for hit in fused}
+    kept = fused[: max(top_k - len(missing), 0)]
+    raised = sorted((Hit(f, scores.get(f, 0.0)) for f in missing), key=lambda h: (-h.score, h.fragment_id))
+    return (kept + raised)[:top_k]

@@ -108,6 +108,10 @@ def to_evidence(
     )
 
 
+LEXICAL_FLOOR = 3
+"""The first BM25 hits a search always returns, whatever the fusion's order (`with_lexical_floor`)."""
+
+
 class KnowledgeBase:
     """Governed knowledge: ingest and admin for operators, authorized reads for everyone else."""
 
@@ -155,6 +159,7 @@ class KnowledgeBase:
             params=self.params,
             bank=self.bank,
             adapter=self.adapter,
+            lexical_floor=LEXICAL_FLOOR,
         )
         scores = {hit.fragment_id: hit.score for hit in fused}
         rows = [
