@@ -423,7 +423,9 @@ def hybrid_search(
 ) -> list[Hit]:
     """The fused top-k among the points `access` allows (never filtered after the top-k).
 
-    `lexical_floor` keeps the first that many BM25 hits within the top-k (see `with_lexical_floor`).
+    `lexical_floor` keeps the first that many BM25 hits within a top-k longer than twice the floor (see
+    `with_lexical_floor`); a shorter top-k asks for the fusion's best few, and the floor would replace
+    most of them.
     """
     tail = params.bank.tail if bank is not None and len(bank) else None
     deep = tail.depth * top_k if tail is not None and top_k > tail.head else 0
@@ -440,7 +442,7 @@ def hybrid_search(
         feedback=deep > 0,
         adapter=adapter,
     )
-    if not lexical_floor:
+    if not lexical_floor or top_k <= 2 * lexical_floor:
         return fuse_legs(legs, params, top_k)
     fused = fuse_legs(legs, params, max(params.candidates, top_k, deep))
     return with_lexical_floor(fused, legs["sparse"][:lexical_floor], top_k)
