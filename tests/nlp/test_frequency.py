@@ -8,13 +8,19 @@ from shifu.nlp.frequency import asks_frequency, states_frequency
 
 
 @pytest.mark.parametrize(
-    "question", ["消防巡检多久一次", "每天要巡查几次", "巡检的频次是怎么规定的", "隔多久一次"]
+    "question",
+    [
+        *("消防巡检多久一次", "每天要巡查几次", "巡检的频次是怎么规定的", "隔多久一次"),
+        *("台账多久盘点一次", "几天换一次"),
+    ],
 )
 def test_how_often_questions(question: str) -> None:
     assert asks_frequency(question)
 
 
-@pytest.mark.parametrize("question", ["报销要在多久内提交", "维保多久要到场", "年假要提前几天申请"])
+@pytest.mark.parametrize(
+    "question", ["报销要在多久内提交", "维保多久要到场", "年假要提前几天申请", "多久能办完一次性补偿"]
+)
 def test_how_long_questions_are_not_frequency_questions(question: str) -> None:
     assert not asks_frequency(question)
 
