@@ -163,3 +163,23 @@ def test_a_time_limit_set_by_an_event_is_quoted_for_a_deadline_question() -> Non
     )
     spans = select_spans(EvidenceNeed.DEADLINE, text, "体检报告来不及交怎么办")
     assert spans[0].startswith("入职体检报告无法按时提交的")
+
+
+CAP = (
+    "每个项目每月零星采购累计金额不超过2000元，按自然月计算。"
+    "月度累计额度用完后，确需继续采购的，报采购部审核后纳入集中采购办理，不得继续以零星采购方式购买。"
+    "未使用的月度额度不得结转至下月，也不得在项目之间调剂使用。"
+    "采购部每月对各项目零星采购累计金额进行统计通报。"
+)
+
+
+def test_the_sentence_naming_what_is_asked_is_quoted_though_it_repeats_less_of_the_question() -> None:
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, CAP, "零星采购额度能留到下个月吗")
+    assert "未使用的月度额度不得结转至下月，也不得在项目之间调剂使用。" in spans
+    assert len(spans) <= 3
+
+
+def test_a_subject_the_lead_sentence_names_does_not_rank_a_sentence_first() -> None:
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, CAP, "零星采购的累计金额每月怎么算")
+    assert spans[0].startswith("每个项目每月零星采购累计金额")
+    assert not any("结转" in span for span in spans)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shifu.evidence.quantity import DURATIONS, QuantityKind, asks_for_money, quantity_ask, supports_quantity
-from shifu.evidence.relevance import mentions_subject, relevance, term_coverage, without_exclusions
+from shifu.evidence.relevance import mentions_subject, relevance, term_coverage
+from shifu.nlp.scope_sections import without_exclusions
 from shifu.nlp.terms import question_terms
 
 
@@ -82,10 +83,25 @@ def test_an_instance_named_before_这种_is_not_the_subject() -> None:
     assert "灯泡" in {term.text for term in terms.terms}
 
 
+@pytest.mark.parametrize("question", ["工具类的东西离职要还吗", "电器类物品离职要还吗"])
+def test_a_category_named_before_类_is_part_of_the_subject(question: str) -> None:
+    category = question[: question.index("类")]
+    required = question_terms(question).required
+    assert category in required and "离职" in required
+
+
+def test_a_leaving_rule_that_never_names_the_category_is_not_about_the_question() -> None:
+    terms = question_terms("工具类的东西离职要还吗")
+    law = "用人单位应当在解除或者终止劳动合同时出具解除或者终止劳动合同的证明。"
+    assert not relevance(terms, law).required_covered
+
+
 @pytest.mark.parametrize(
     ("term", "haystack", "coverage"),
     [
         ("婚假", "员工依法登记结婚的，享受婚假3天。", 1.0),
+        ("表哥", "向本人或亲属经营的商户采购。", 1.0),
+        ("留到", "未使用的月度额度不得结转至下月。", 1.0),
         ("年假", "年休假须提前5个工作日申请。", 1.0),
         ("辞职", "劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。", 1.0),
         ("书面通知", "以书面形式通知用人单位", 1.0),

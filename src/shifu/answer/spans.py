@@ -16,7 +16,7 @@ from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
-from shifu.nlp.lay_words import LAY_SYNONYMS
+from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
@@ -126,6 +126,27 @@ def _question_pairs(question: str) -> set[str]:
     return pairs
 
 
+def _subject_words(question: str) -> list[frozenset[str]]:
+    """Each required term of the question with the words a text may use for it (留到 ~ 结转)."""
+    return [
+        frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
+        for term in question_terms(question).required
+    ]
+
+
+def _names_asked_subject(sentence: str, lead: str, subject: list[frozenset[str]]) -> int:
+    """How many subject terms the sentence names that the text's lead sentence does not.
+
+    The lead names what the whole text is about (零星采购 in a section on its monthly cap), so
+    repeating it tells nothing; 额度能留到下个月吗 is answered by the one sentence saying 结转.
+    """
+    return sum(
+        1
+        for words in subject
+        if any(word in sentence for word in words) and not any(word in lead for word in words)
+    )
+
+
 def _asked_attribute_wordings(question: str) -> frozenset[str]:
     """The words stating what the question asks the span of (主演 for 《踏冰逐梦》的主演是谁)."""
     attributes = asked_attributes(question, question_terms(question))
@@ -164,10 +185,16 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         best = max(_overlap(s, pairs) for s in marked)
         if best > 0:
             attributes = _asked_attribute_wordings(question) if kind is not None else frozenset()
+            subject = _subject_words(question)
+            named = {s: _names_asked_subject(s, spoken[0], subject) for s in marked}
             marked = [
-                s for s in marked if _overlap(s, pairs) * 2 >= best or any(word in s for word in attributes)
+                s
+                for s in marked
+                if _overlap(s, pairs) * 2 >= best or named[s] or any(word in s for word in attributes)
             ]
-            best_first = sorted(range(len(marked)), key=lambda i: -_overlap(marked[i], pairs))
+            best_first = sorted(
+                range(len(marked)), key=lambda i: (-named[marked[i]], -_overlap(marked[i], pairs))
+            )
             kept = sorted(best_first[:MAX_SENTENCES_PER_FRAGMENT])
             marked = [marked[i] for i in kept]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]

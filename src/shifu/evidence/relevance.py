@@ -14,15 +14,14 @@ staff ask in the former and laws are written in the latter. Everything errs towa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
 from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
-from shifu.nlp.lists import ITEM_MARK
-from shifu.nlp.scope_sections import is_scope_section
+from shifu.nlp.scope_sections import is_scope_section, scope_members, without_exclusions
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
 MIN_SCORE = 0.55
@@ -123,16 +122,6 @@ class Relevance:
         return self.required_covered and self.score >= MIN_SCORE
 
 
-_SENTENCES = re.compile(r"[^。；;\n]+[。；;\n]?")
-_EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围")
-
-
-def without_exclusions(body: str, keep: Callable[[str], bool] = lambda _: False) -> str:
-    """The body minus sentences that name things only to exclude them (采购不适用本制度), except
-    those `keep` accepts."""
-    return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part) or keep(part))
-
-
 def fragment_heading(doc: DocumentEvidence) -> str:
     """A fragment's title, heading path and locator: what names the subject of all it says."""
     return "\n".join((doc.title, *doc.heading_path, doc.locator))
@@ -154,10 +143,6 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     return "\n".join((heading, without_exclusions(body, asked_about)))
 
 
-_LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
-_MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
-
-
 def scope_statement(doc: DocumentEvidence, body: str) -> str:
     """What a document's scope or kinds section says the document covers, or "" for any other section.
 
@@ -169,12 +154,6 @@ def scope_statement(doc: DocumentEvidence, body: str) -> str:
     if not is_scope_section(doc.locator):
         return ""
     return without_exclusions(body)
-
-
-def scope_members(scope: str) -> frozenset[str]:
-    """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…)."""
-    parts = _LIST_SEPARATOR.split(ITEM_MARK.sub("", scope))
-    return frozenset(part.strip() for part in parts if _MEMBER_NAME.match(part.strip()))
 
 
 def members_in_scope(terms: QuestionTerms, scope: str, heading: str) -> tuple[str, ...]:

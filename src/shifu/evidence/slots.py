@@ -38,12 +38,12 @@ from shifu.evidence.relevance import (
     relevance,
     scope_statement,
     term_coverage,
-    without_exclusions,
 )
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions, without_instructions
 from shifu.nlp.lists import LEAD_IN_END
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
+from shifu.nlp.scope_sections import without_exclusions
 from shifu.nlp.terms import QuestionTerms, question_terms
 
 NOT_RELEVANT = "NOT_RELEVANT"

@@ -35,7 +35,7 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
             + "|".join(RECORD_CONTENT_WORDS)
         ),
     ),
-    (EvidenceNeed.APPROVAL, re.compile(r"审批|批准|审核|签批|核准")),
+    (EvidenceNeed.APPROVAL, re.compile(r"审批|批准|审核|签批|核准|签字同意")),
     (EvidenceNeed.PROHIBITION, re.compile(r"不得|禁止|严禁|不准|不允许")),
     (
         EvidenceNeed.DEADLINE,

@@ -27,6 +27,7 @@ from shifu.knowledge.embedding_cache import CachedEmbedder
 from shifu.knowledge.governance import IngestDefaults
 from shifu.knowledge.index.base import VectorIndex
 from shifu.knowledge.ingest import IngestReport, ingest_paths
+from shifu.knowledge.membership import MembershipIndex
 from shifu.knowledge.parts import KnowledgeParts, is_indexable
 from shifu.knowledge.query_adapter import QueryAdapter, load_query_adapter
 from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
@@ -126,6 +127,7 @@ class KnowledgeBase:
         self.params = params or HybridParams()
         self.bank = bank
         self.adapter = adapter
+        self.members = MembershipIndex(parts.session_factory)
 
     @property
     def _sessions(self) -> sessionmaker[Session]:
@@ -143,8 +145,9 @@ class KnowledgeBase:
         """The `top_k` best authorized fragments for `query` (fused BM25 + dense ranking).
 
         The statute words of the query's lay words (加班费 → 工资报酬, 延长工作时间) join the query:
-        staff ask in the former, laws are written in the latter. The domain's terms and `focus` (a
-        follow-up's slot cues) join the keyword leg only.
+        staff ask in the former, laws are written in the latter. The domain's terms, `focus` (a
+        follow-up's slot cues) and the titles of the documents whose scope lists a thing the query
+        names (灯泡 → 零星采购管理办法: `MembershipIndex`) join the keyword leg only.
         """
         if not query.strip() or not access.space_ids or top_k <= 0:
             return []
@@ -153,7 +156,9 @@ class KnowledgeBase:
             self.parts.encoder,
             self.parts.embedder,
             query=" ".join((query, *statute_words(query))),
-            lexical_hint=f"{DOMAIN_TERMS.get(domain or '', '')} {focus or ''}".strip(),
+            lexical_hint=" ".join(
+                (DOMAIN_TERMS.get(domain or "", ""), focus or "", *self.members.titles(query, access))
+            ).strip(),
             access=access.to_filter(),
             top_k=top_k,
             params=self.params,
@@ -318,6 +323,7 @@ class KnowledgeBase:
         )
         if report.fragments_added or report.fragments_retired:
             self.parts.index.optimize()
+            self.members.invalidate()
         return report
 
     def list_fragments(self, document_key: str, *, tenant_id: str | None = None) -> list[DocumentEvidence]:
@@ -340,6 +346,7 @@ class KnowledgeBase:
 
     def rebuild(self, *, progress: bool = False) -> admin.RebuildReport:
         """Rebuild the index from the store (see `shifu.knowledge.admin.rebuild`)."""
+        self.members.invalidate()
         return admin.rebuild(self.parts, progress=progress)
 
     def list_documents(self, *, tenant_id: str | None = None) -> list[admin.DocumentSummary]:

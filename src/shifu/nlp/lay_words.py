@@ -69,6 +69,11 @@ _LOST = ("丢了", "弄丢", "丢失", "遗失")
 _BROKEN = ("坏了", "损坏")
 _DISPUTED = ("不同意", "不认可", "有异议", "不服")
 _PAID_OUT = ("到账", "到帐", "打款", "回款")
+_RELATIVES = (
+    *("表哥", "表姐", "表弟", "表妹", "堂哥", "堂姐", "堂弟", "堂妹"),
+    *("舅舅", "姑姑", "姨妈", "姐夫", "妹夫", "小舅子", "老婆", "老公", "媳妇"),
+)
+"""A relative by name (我表哥的店): policies and statutes say 亲属."""
 
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "春晚": ("春节联欢晚会",),
@@ -99,6 +104,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"摔伤", "受伤", "受到伤害", "事故伤害", "负伤"}),
     frozenset({"调查", "核查", "核实"}),
     frozenset({"开工", "施工", "动工"}),
+    frozenset({"留到", "结转", "留用", "顺延到"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
@@ -205,6 +211,7 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_BROKEN, ("损坏", "故障", "坏了")),
     **dict.fromkeys(_DISPUTED, ("异议", "不服", "不同意", "不认可", "申诉", "复核")),
     **dict.fromkeys(_PAID_OUT, ("到账", "转入", "转账", "打款", "汇款")),
+    **dict.fromkeys(_RELATIVES, ("亲属", "近亲属", "亲戚")),
 }
 """Lay word → statute words that cover it (any one is enough).
 

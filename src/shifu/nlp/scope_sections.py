@@ -9,6 +9,11 @@ sections (its procedure, its approval rules).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
+from shifu.nlp.lists import ITEM_MARK
+
 SCOPE_WORDS: tuple[str, ...] = (
     "定义",
     "适用范围",
@@ -27,3 +32,21 @@ SCOPE_WORDS: tuple[str, ...] = (
 def is_scope_section(locator: str) -> bool:
     """True for a section headed as the document's scope, definition or kinds (its own locator says so)."""
     return any(word in locator for word in SCOPE_WORDS)
+
+
+_SENTENCES = re.compile(r"[^。；;\n]+[。；;\n]?")
+_EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围")
+_LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
+_MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
+
+
+def without_exclusions(body: str, keep: Callable[[str], bool] = lambda _: False) -> str:
+    """The body minus sentences that name things only to exclude them (采购不适用本制度), except
+    those `keep` accepts."""
+    return "".join(part for part in _SENTENCES.findall(body) if not _EXCLUSION.search(part) or keep(part))
+
+
+def scope_members(scope: str) -> frozenset[str]:
+    """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…)."""
+    parts = _LIST_SEPARATOR.split(ITEM_MARK.sub("", scope))
+    return frozenset(part.strip() for part in parts if _MEMBER_NAME.match(part.strip()))

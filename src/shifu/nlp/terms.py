@@ -214,6 +214,10 @@ _EXAMPLE_MARKERS = frozenset({"这种", "这类", "之类", "之类的", "这样
 """买灯泡这种零星采购: the word before the marker is an instance of the subject, not the subject, so
 a rule about the subject covers it without naming the instance."""
 
+_CATEGORY_MARKERS = frozenset({"类", "类的"})
+"""工具类的东西离职要还吗: the word before 类 names the category asked about, so it is part of the subject
+however common the word is (a rule on 离职 that never names 工具 does not answer it)."""
+
 _QUESTION_PREFIX = re.compile(r"^(?:哪些|哪个|哪种|哪几|什么|多少|几个|几项|几种)(?=..)")
 _ASKING = re.compile(r"[哪谁怎咋啥]|什么|多少|何[时种地处]")
 """A piece still holding an interrogative once its prefix is cut asks; it names nothing (哪几种, 由谁来)."""
@@ -250,6 +254,7 @@ def question_terms(question: str) -> QuestionTerms:
     known = vocabulary()
     found: dict[str, float] = {}
     examples: set[str] = set()
+    categories: set[str] = set()
     question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
@@ -262,8 +267,11 @@ def question_terms(question: str) -> QuestionTerms:
             if _ASKING.search(piece):
                 continue
             found.setdefault(piece, known.get(piece, _UNKNOWN_IDF))
-            if index + 1 < len(pieces) and pieces[index + 1] in _EXAMPLE_MARKERS:
+            following = pieces[index + 1] if index + 1 < len(pieces) else ""
+            if following in _EXAMPLE_MARKERS:
                 examples.add(piece)
+            elif following in _CATEGORY_MARKERS:
+                categories.add(piece)
     terms = tuple(Term(text=text, weight=weight) for text, weight in found.items())
     if not terms:
         return QuestionTerms(terms=(), required=())
@@ -272,10 +280,13 @@ def question_terms(question: str) -> QuestionTerms:
     required = tuple(
         term.text
         for term in terms
-        if term.text not in examples
-        and (
-            (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
-            or (short and term.weight >= _SHORT_REQUIRED_IDF)
+        if term.text in categories
+        or (
+            term.text not in examples
+            and (
+                (term.weight >= top - _REQUIRED_MARGIN and term.weight >= min(_MIN_REQUIRED_IDF, top))
+                or (short and term.weight >= _SHORT_REQUIRED_IDF)
+            )
         )
     )
     return QuestionTerms(terms=terms, required=required)
