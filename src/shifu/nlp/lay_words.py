@@ -74,6 +74,8 @@ _RELATIVES = (
     *("舅舅", "姑姑", "姨妈", "姐夫", "妹夫", "小舅子", "老婆", "老公", "媳妇"),
 )
 """A relative by name (我表哥的店): policies and statutes say 亲属."""
+_HARSH_WORDS = ("狠话", "重话", "难听的话", "脏话", "骂人", "吓唬")
+"""What staff call threatening or abusive language (催费能说狠话吗); rules say 威胁、侮辱性语言."""
 
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "春晚": ("春节联欢晚会",),
@@ -212,6 +214,7 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_DISPUTED, ("异议", "不服", "不同意", "不认可", "申诉", "复核")),
     **dict.fromkeys(_PAID_OUT, ("到账", "转入", "转账", "打款", "汇款")),
     **dict.fromkeys(_RELATIVES, ("亲属", "近亲属", "亲戚")),
+    **dict.fromkeys(_HARSH_WORDS, ("威胁", "侮辱", "恐吓", "辱骂")),
 }
 """Lay word → statute words that cover it (any one is enough).
 
