@@ -7,7 +7,9 @@ from pathlib import Path
 from kb_support import actor_access, open_store, policy, write_doc
 
 from shifu.knowledge.embedding import HashingEmbedder
+from shifu.knowledge.retrieval import hybrid_legs
 from shifu.knowledge.service import open_knowledge_base
+from shifu.knowledge.text import Bm25Encoder, term_id
 from shifu.nlp.lay_words import statute_words
 
 STATUTE = (
@@ -43,3 +45,46 @@ def test_a_lay_word_question_finds_the_statute_wording(tmp_path: Path) -> None:
     finally:
         kb.close()
         engine.dispose()
+
+
+LEAVING = {
+    "tools": "## 五、工具的登记\n\n可重复使用的工具类物品须贴上项目标签，离职或调岗时交回。",
+    "certificate": "## 第五十条\n\n用人单位应当在解除或者终止劳动合同时出具解除或者终止劳动合同的证明。",
+    "agreement": (
+        "## 第三十六条\n\n用人单位与劳动者协商一致，可以解除劳动合同。"
+        "劳动合同解除后，终止劳动合同的手续照办。"
+    ),
+    "notice": "## 第三十七条\n\n劳动者提前三十日以书面形式通知用人单位，可以解除劳动合同。",
+    **{f"duty{index}": f"## 第{index}条\n\n员工应当遵守第{index}项安全规定。" for index in range(12)},
+}
+
+
+def test_a_fragment_in_the_askers_own_word_outranks_statutes_repeating_its_expansion(tmp_path: Path) -> None:
+    settings, engine, factory = open_store(tmp_path / "store")
+    kb = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
+    try:
+        paths = [write_doc(tmp_path / "docs", key, body, **policy(key)) for key, body in LEAVING.items()]
+        assert kb.ingest_paths(paths, space_id="space-all-staff").ok
+        question = "工具类的东西离职要还吗"
+        legs = hybrid_legs(
+            kb.parts.index,
+            kb.parts.encoder,
+            kb.parts.embedder,
+            query=question,
+            lexical_hint="",
+            access=actor_access(factory, "employee").to_filter(),
+            limit=4,
+            params=kb.params,
+            expansion=" ".join(statute_words(question)),
+        )
+        first = legs["sparse"][0].fragment_id
+        assert [fragment.locator for fragment, _ in kb._load([first])] == ["五、工具的登记"]
+    finally:
+        kb.close()
+        engine.dispose()
+
+
+def test_an_expansion_word_weighs_less_unless_the_question_says_it_too() -> None:
+    terms = Bm25Encoder().query(["离职", "解除"], ["解除", "劳动合同"], 0.5)
+    weights = dict(zip(terms.indices, terms.values, strict=True))
+    assert weights == {term_id("离职"): 1.0, term_id("解除"): 1.0, term_id("劳动合同"): 0.5}

@@ -65,6 +65,9 @@ def leg_weights(params: object) -> dict[str, float]:
     }
 
 
+EXPANSION_WEIGHT = 0.5
+"""Keyword weight of an expansion word against the query's own words (see `hybrid_legs`)."""
+
 TAIL_SCALE = 0.999
 """A tail hit's score is below the head's last one by at least this factor."""
 
@@ -281,16 +284,22 @@ def hybrid_legs(
     bank: QuestionBank | None = None,
     feedback: bool = False,
     adapter: QueryAdapter | None = None,
+    expansion: str = "",
 ) -> dict[str, list[Hit]]:
     """Each leg's ranking among the points `access` allows (the filter always runs inside the engine).
+
+    `expansion` (the document words a query's lay words stand for: 离职 → 解除劳动合同) joins the
+    dense query whole and the keyword query at `EXPANSION_WEIGHT`, so a fragment using the asker's
+    own word (工具类物品…离职时交回) is not outvoted by statutes repeating the expansion.
 
     `feedback` adds the tail's feedback leg (when the tail has one): only a ranking longer than its
     head asks for it, since the leg is fused below the head only. `adapter` adds a dense leg searched
     with the adapted query vector, when the fusion weighs it; every other leg uses the raw one.
     """
     tokens = tokenize(f"{query} {lexical_hint}")
-    terms = encoder.query(tokens)
-    vector = embedder.query(query)
+    expanded = tokenize(expansion) if expansion else []
+    terms = encoder.query(tokens, expanded, EXPANSION_WEIGHT)
+    vector = embedder.query(f"{query} {expansion}".strip())
     legs = {
         "sparse": index.search_sparse(terms, access, limit),
         "dense": index.search_dense(vector, access, limit),
@@ -305,7 +314,7 @@ def hybrid_legs(
     cited, documents = votes(_first_questions(neighbours, settings.neighbours), settings.power)
     wide_cited = votes(neighbours, settings.power)[0] if wide else cited
     lexical_cited = (
-        votes(bank.lexical_nearest(tokens, settings.lexical_neighbours), settings.lexical_power)[0]
+        votes(bank.lexical_nearest(tokens + expanded, settings.lexical_neighbours), settings.lexical_power)[0]
         if _lexical_memory(settings)
         else {}
     )
@@ -420,6 +429,7 @@ def hybrid_search(
     bank: QuestionBank | None = None,
     adapter: QueryAdapter | None = None,
     lexical_floor: int = 0,
+    expansion: str = "",
 ) -> list[Hit]:
     """The fused top-k among the points `access` allows (never filtered after the top-k).
 
@@ -441,6 +451,7 @@ def hybrid_search(
         bank=bank,
         feedback=deep > 0,
         adapter=adapter,
+        expansion=expansion,
     )
     if not lexical_floor or top_k <= 2 * lexical_floor:
         return fuse_legs(legs, params, top_k)

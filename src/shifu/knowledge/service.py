@@ -155,7 +155,8 @@ class KnowledgeBase:
             self.parts.index,
             self.parts.encoder,
             self.parts.embedder,
-            query=" ".join((query, *statute_words(query))),
+            query=query,
+            expansion=" ".join(statute_words(query)),
             lexical_hint=" ".join(
                 (DOMAIN_TERMS.get(domain or "", ""), focus or "", *self.members.titles(query, access))
             ).strip(),

@@ -153,7 +153,12 @@ class Bm25Encoder:
         items = sorted(counts.items())
         return SparseTerms([i for i, _ in items], [tf * (self.k1 + 1) / (tf + norm) for _, tf in items])
 
-    def query(self, tokens: list[str]) -> SparseTerms:
-        """Query-side weights: each distinct term counts once (the engine applies IDF)."""
-        ids = sorted({term_id(t) for t in tokens})
-        return SparseTerms(ids, [1.0] * len(ids))
+    def query(
+        self, tokens: list[str], secondary: list[str] | None = None, weight: float = 1.0
+    ) -> SparseTerms:
+        """Query-side weights: each distinct term counts once (the engine applies IDF); a `secondary`
+        term (a word the query's words stand for) counts `weight`, unless the query has it too."""
+        weights = dict.fromkeys((term_id(t) for t in secondary or ()), weight)
+        weights.update(dict.fromkeys((term_id(t) for t in tokens), 1.0))
+        ids = sorted(weights)
+        return SparseTerms(ids, [weights[i] for i in ids])
