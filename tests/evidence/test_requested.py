@@ -66,3 +66,20 @@ def test_a_short_title_core_names_nothing_on_its_own() -> None:
 def test_a_request_naming_no_subject_names_no_document() -> None:
     assert requested_terms("把那个文件发我").empty
     assert not is_requested("把那个文件发我", REIMBURSEMENT)
+
+
+CHECKUP = doc(
+    "c2",
+    "体检费用由候选人先行垫付，入职满1个月后凭体检发票报销，报销上限为200元。",
+    title="候选人资料提交说明",
+    locator="三、入职体检要求",
+)
+
+
+def test_a_rulebook_request_is_for_the_document_whose_title_names_its_subject() -> None:
+    assert not is_requested("报销制度发我看看", CHECKUP)
+    assert is_requested("报销制度发我看看", REIMBURSEMENT)
+
+
+def test_a_request_for_no_rulebook_may_be_met_by_the_section_about_its_subject() -> None:
+    assert is_requested("入职体检的原文发我", CHECKUP)

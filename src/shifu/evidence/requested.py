@@ -36,6 +36,11 @@ def names_title(request: str, document: DocumentEvidence) -> bool:
     return len(core) >= TITLE_MIN_CHARS and core in request.replace(" ", "")
 
 
+_ASKS_FOR_A_RULEBOOK = re.compile(r"制度|规程|规定|办法|细则|指引|手册|指导书|SOP|sop")
+"""报销制度发我 asks for the document about 报销 (its title says so), not for any section that
+mentions 报销 in passing (a candidate's 体检费用…凭发票报销)."""
+
+
 def requested_terms(request: str) -> QuestionTerms:
     """The subject terms of a resource request, its delivery wording left out."""
     return question_terms(_DELIVERY_WORDS.sub(" ", request))
@@ -44,11 +49,14 @@ def requested_terms(request: str) -> QuestionTerms:
 def is_requested(request: str, document: DocumentEvidence) -> bool:
     """True when the request spells the document's title or the fragment is about the request's subject.
 
-    A request that names no subject (把那个文件发我, with nothing cited before) names no document.
+    A request for a rulebook (…制度, …规程, …SOP) is about the subject its title names. A request that
+    names no subject (把那个文件发我, with nothing cited before) names no document.
     """
     if names_title(request, document):
         return True
     terms = requested_terms(request)
     if terms.empty:
         return False
+    if _ASKS_FOR_A_RULEBOOK.search(request):
+        return relevance(terms, document.title).relevant
     return relevance(terms, fragment_haystack(document, document.text)).relevant
