@@ -43,7 +43,11 @@ _LEAVE_LENGTH = re.compile(
 )
 """请3天假, 休两天病假, 加几个小时班: the leave or overtime asked about is 请假 / 请病假 / 加班 (the length
 sits inside it)."""
-_NO_GLUE = frozenset("零〇一二两三四五六七八九十百千万天日月年时小个内后前次点分号岁周元块钱多少几些吗呢了的")
+_NO_GLUE = frozenset(
+    "零〇一二两三四五六七八九十百千万"  # numerals
+    "天日月年时小个内后前次点分号岁周元块钱人"  # units
+    "多少几些吗呢了的"  # particles
+)
 """Single characters that are units, numerals or particles, never part of an unknown term."""
 _UNKNOWN_IDF = 10.0
 """Weight of a run of characters the vocabulary does not know (often a specific term: 竞业)."""
