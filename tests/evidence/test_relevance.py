@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shifu.evidence.quantity import DURATIONS, QuantityKind, asks_for_money, quantity_ask, supports_quantity
-from shifu.evidence.relevance import mentions_subject, relevance, term_coverage
-from shifu.nlp.scope_sections import without_exclusions
+from shifu.evidence.relevance import members_in_scope, mentions_subject, relevance, term_coverage
+from shifu.nlp.scope_sections import scope_members, without_exclusions
 from shifu.nlp.terms import question_terms
 
 
@@ -272,3 +272,17 @@ def test_a_measure_is_covered_by_its_act_only_with_a_figure() -> None:
     assert term_coverage("发送量", "全国共发送旅客3473.6万人次") == 1.0
     assert term_coverage("增长率", "比上年增长2.6%") == 1.0
     assert term_coverage("发送量", "春运旅客发送工作平稳有序") < 1.0
+
+
+CHECKLIST = "日常巡查应检查以下内容：\n1. 疏散通道、楼梯间是否畅通。\n2. 常闭式防火门是否处于关闭状态。"
+
+
+def test_only_the_names_a_scope_lists_are_lent_not_words_inside_its_items() -> None:
+    heading = "四、作业步骤"
+    assert members_in_scope(question_terms("疏散通道堵了怎么处理"), CHECKLIST, heading) == ("疏散", "通道")
+    assert members_in_scope(question_terms("工单完成了怎么关闭"), CHECKLIST, heading) == ()
+
+
+def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
+    joined = "公司设置的请假类型有以下几种：1. 年休假：带薪假期。2. 病假：因病休息。3. 事假：因私事请假。"
+    assert {"年休假", "病假", "事假"} <= scope_members(joined)

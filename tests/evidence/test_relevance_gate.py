@@ -371,3 +371,42 @@ def test_a_lent_term_names_the_subject_of_every_sentence_for_an_answer_of_the_as
     decision = _evaluate(plan("事假谁批", [EvidenceNeed.GENERAL_RULE]), *_leave_sections())
     assert decision.status is DecisionStatus.ANSWERED
     assert "k2" in decision.qualified_citation_ids
+
+
+PATROL_COMMON: dict[str, Any] = {
+    "title": "消防巡检作业指导书",
+    "document_key": "key-xunjian",
+    "version": "2024版",
+}
+PATROL_CHECKS = doc(
+    "p1",
+    "日常巡查应检查以下内容：\n1. 常闭式防火门是否处于关闭状态。\n2. 灭火器是否在位。",
+    needs=RULE,
+    locator="三、消防巡检的检查内容有哪些",
+    **PATROL_COMMON,
+)
+PATROL_STEPS = doc(
+    "p2",
+    "巡检人员按以下步骤作业：\n1. 能当场整改的问题（如关闭防火门）立即整改。\n"
+    "2. 不能当场整改的，提交隐患工单。",
+    needs=(EvidenceNeed.PROCESS_STEPS,),
+    locator="四、消防巡检的作业步骤",
+    **PATROL_COMMON,
+)
+
+
+def test_a_procedure_naming_each_term_about_something_else_does_not_answer_a_how_to() -> None:
+    how_to = plan("工单完成了怎么关闭", [EvidenceNeed.PROCESS_STEPS])
+    assert _evaluate(how_to, PATROL_CHECKS, PATROL_STEPS).status is DecisionStatus.NO_EVIDENCE
+
+
+def test_a_procedure_whose_step_names_the_terms_together_answers_the_how_to() -> None:
+    closing = doc(
+        "w1",
+        "工单按以下步骤处理：\n1. 到场处理报修事项。\n2. 处理完成后在员工App中关闭工单并上传照片。",
+        needs=(EvidenceNeed.PROCESS_STEPS,),
+        title="报修工单处理规范",
+        locator="二、报修处理步骤",
+    )
+    decision = _evaluate(plan("工单完成了怎么关闭", [EvidenceNeed.PROCESS_STEPS]), closing)
+    assert decision.status is DecisionStatus.ANSWERED

@@ -165,10 +165,15 @@ def members_in_scope(terms: QuestionTerms, scope: str, heading: str) -> tuple[st
     """
     if not scope:
         return ()
-    named = tuple(term.text for term in terms.terms if term_coverage(term.text, scope) >= 1.0)
+    members = scope_members(scope)
+    named = tuple(
+        term.text
+        for term in terms.terms
+        if any(term_coverage(term.text, member) >= 1.0 for member in members)
+    )
     others = [
         member
-        for member in scope_members(scope)
+        for member in members
         if member in heading and not any(term_coverage(term, member) >= 1.0 for term in named)
     ]
     return () if others else named

@@ -41,7 +41,7 @@ from shifu.evidence.relevance import (
 )
 from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions, without_instructions
-from shifu.nlp.lists import LEAD_IN_END
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.scope_sections import without_exclusions
 from shifu.nlp.terms import QuestionTerms, question_terms
@@ -226,6 +226,41 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
     return relevant
 
 
+_WINDOW_LINES = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+
+
+def _windows(body: str) -> list[str]:
+    """Each sentence of `body` with what it continues: a listed item with its list's lead-in, any
+    other sentence with the sentence before it (when that is no item)."""
+    sentences = [part.strip() for part in _WINDOW_LINES.findall(body) if part.strip()]
+    windows: list[str] = []
+    lead = ""
+    for index, sentence in enumerate(sentences):
+        if ITEM_LINE.match(sentence):
+            windows.append(lead + sentence)
+            continue
+        before = sentences[index - 1] if index and not ITEM_LINE.match(sentences[index - 1]) else ""
+        windows.append(before + sentence)
+        lead = sentence
+    return windows or [""]
+
+
+def _steps_name_the_subject(
+    terms: QuestionTerms, doc: DocumentEvidence, relevant: Mapping[str, Relevance]
+) -> bool:
+    """True when a procedure names the how-to's subject terms together: its headings (with what its
+    document's scope lends it) and one step or sentence with its lead-in (`_windows`).
+
+    工单完成了怎么关闭 is not answered by a patrol procedure whose step 4 closes a fire door and whose
+    step 5 files a hazard 工单: each term is there, about something else.
+    """
+    if len(terms.required) < 2:
+        return True
+    context = "\n".join((fragment_heading(doc), *relevant[doc.citation_id].lent, ""))
+    body = strip_instructions(doc.text)
+    return any(relevance(terms, context + window).required_covered for window in _windows(body))
+
+
 def _labelled(doc: DocumentEvidence, need: EvidenceNeed, claim_type: ClaimType) -> bool:
     return need in doc.supported_need_codes and claim_type in doc.claim_types
 
@@ -408,7 +443,9 @@ def judge_document_slot(
             outcome.reject("VERSION_NOT_REQUESTED")
         elif governance[doc.citation_id] is not None:
             outcome.reject("GOVERNANCE")
-        elif not relevant[doc.citation_id].relevant:
+        elif not relevant[doc.citation_id].relevant or (
+            need is EvidenceNeed.PROCESS_STEPS and not _steps_name_the_subject(view.terms, doc, relevant)
+        ):
             # Still report how an off-subject amount rule fails the question's caliber: the gap
             # "no source states this amount on this basis" stays visible (seed 000's 500元 cases).
             verdict = _judge_body(need, doc, view, relevant[doc.citation_id].lent)

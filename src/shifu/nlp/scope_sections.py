@@ -47,6 +47,7 @@ def without_exclusions(body: str, keep: Callable[[str], bool] = lambda _: False)
 
 
 def scope_members(scope: str) -> frozenset[str]:
-    """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…)."""
-    parts = _LIST_SEPARATOR.split(ITEM_MARK.sub("", scope))
-    return frozenset(part.strip() for part in parts if _MEMBER_NAME.match(part.strip()))
+    """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…), an item's
+    number stripped wherever the item starts (a scope read without its line breaks: …假期。2. 病假：…)."""
+    names = (ITEM_MARK.sub("", part).strip() for part in _LIST_SEPARATOR.split(scope))
+    return frozenset(name for name in names if _MEMBER_NAME.match(name))
