@@ -410,3 +410,30 @@ def test_a_procedure_whose_step_names_the_terms_together_answers_the_how_to() ->
     )
     decision = _evaluate(plan("工单完成了怎么关闭", [EvidenceNeed.PROCESS_STEPS]), closing)
     assert decision.status is DecisionStatus.ANSWERED
+
+
+def _statute(citation_id: str, text: str) -> Any:
+    return doc(
+        citation_id,
+        text,
+        needs=(EvidenceNeed.LIABILITY, EvidenceNeed.GENERAL_RULE),
+        authority=Authority.STATUTE,
+        kind="法律",
+        title="中华人民共和国安全生产法",
+        version="2021-06-10",
+        locator="第一百零五条",
+        effective_from=None,
+    )
+
+
+def test_a_law_handling_a_situation_answers_only_a_question_about_that_situation() -> None:
+    penalty = _statute(
+        "s1",
+        "第一百零五条 生产经营单位有下列行为之一的，由应急管理部门责令限期改正，处五万元以下的罚款：\n"
+        "（一）危险物品仓库与员工宿舍在同一座建筑内的；\n"
+        "（二）员工宿舍未设有符合紧急疏散需要的出口的。",
+    )
+    how_to_apply = plan("员工宿舍怎么申请", [EvidenceNeed.PROCESS_STEPS])
+    assert _evaluate(how_to_apply, penalty).status is DecisionStatus.NO_EVIDENCE
+    situation = plan("员工宿舍没有疏散出口怎么处理", [EvidenceNeed.PROCESS_STEPS])
+    assert _evaluate(situation, penalty).status is DecisionStatus.ANSWERED

@@ -18,7 +18,7 @@ from shifu.contracts.common import LAW_AUTHORITIES, NEED_CLAIM_TYPE, ClaimType, 
 from shifu.contracts.entities import DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.answering import AnswerAsk, answering_sentences, items_after
+from shifu.evidence.answering import CONTEXT_SCORE, AnswerAsk, answering_sentences, items_after
 from shifu.evidence.body import AmountRule, amount_rules, body_supports
 from shifu.evidence.caliber import (
     AMOUNT_NOT_MATCHED,
@@ -324,8 +324,9 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
     """A law answers 怎么处理 for a situation by the handling it prescribes, without numbered steps.
 
     Only laws and regulations (a company procedure states its steps), and only a sentence that
-    names the question's subject (with the items it introduces), states the situation (…的，) and
-    what follows from it.
+    names the question's subject (with the items it introduces) and most of what the question says
+    of it (员工宿舍怎么申请 is not answered by a penalty for dangerous goods stored beside 员工宿舍),
+    states the situation (…的，) and what follows from it.
     """
     if doc.authority not in LAW_AUTHORITIES or view.terms.empty:
         return False
@@ -336,7 +337,8 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
             continue
         # 有下列情形之一的，由劳动行政部门责令支付…：（一）无故拖欠劳动者工资的: the situations are the items.
         listed = "".join(items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
-        if view.about_subject(heading + sentence + listed):
+        handled = heading + sentence + listed
+        if view.about_subject(handled) and relevance(view.terms, handled).score >= CONTEXT_SCORE:
             return True
     return False
 
