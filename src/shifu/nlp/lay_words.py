@@ -214,6 +214,10 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_DISPUTED, ("异议", "不服", "不同意", "不认可", "申诉", "复核")),
     **dict.fromkeys(_PAID_OUT, ("到账", "转入", "转账", "打款", "汇款")),
     **dict.fromkeys(_RELATIVES, ("亲属", "近亲属", "亲戚")),
+    **dict.fromkeys(("上班路上", "下班路上", "上下班路上", "通勤"), ("上下班途中",)),
+    **dict.fromkeys(("车祸", "出车祸", "撞车", "被车撞"), ("交通事故",)),
+    "名单": ("名单", "名册", "姓名"),
+    **dict.fromkeys(("医药费", "看病的钱", "治疗费"), ("治疗工伤所需费用", "医疗费", "医疗费用")),
     **dict.fromkeys(_HARSH_WORDS, ("威胁", "侮辱", "恐吓", "辱骂")),
 }
 """Lay word → statute words that cover it (any one is enough).
