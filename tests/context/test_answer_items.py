@@ -91,3 +91,19 @@ def test_two_lists_with_a_second_item_are_asked_back_and_a_missing_number_is_unr
     assert _resolve("第三项", two_lists).context.references[0].citation_id == "c1"
     missing = _resolve("第九项", answered(*MATERIALS)).context
     assert missing.gaps == [REFERENCE_UNRESOLVED]
+
+
+STEPS = (record("c1", 1, "经办人填写申请单", "STEP"), record("c1", 2, "项目经理核对额度后签字同意", "STEP"))
+
+
+def test_a_step_ordinal_points_at_the_steps_just_listed() -> None:
+    [ref] = _resolve("第二步是谁签字", answered(*MATERIALS, *STEPS)).context.references
+    assert (ref.kind, ref.citation_id, ref.item, ref.text) == ("ANSWER_ITEM", "c1", 2, "第二步")
+    assert _resolve("第九步是什么", answered(*STEPS)).context.gaps == [REFERENCE_UNRESOLVED]
+
+
+def test_a_step_ordinal_without_steps_listed_or_with_a_subject_of_its_own_points_at_nothing() -> None:
+    no_steps = _resolve("第二步是谁签字", answered(*MATERIALS)).context
+    assert no_steps.references == [] and no_steps.gaps == []
+    own_subject = _resolve("发现火情第一步做什么", answered(*STEPS)).context
+    assert own_subject.references == [] and own_subject.gaps == []

@@ -74,6 +74,16 @@ def test_the_second_item_of_a_knowledge_answer_is_asked_about_in_its_own_words(
     )
 
 
+def test_the_second_step_of_a_procedure_is_asked_about_in_its_own_words(actor: Any, clock: FakeClock) -> None:
+    employee = actor("employee")
+    steps = employee.ask("零星采购怎么办理")
+    assert "2. 项目经理确认该物品属于零星采购范围" in steps["answer"], steps["answer"]
+    response = employee.ask("第二步是谁签字")
+    assert response["status"] == "COMPLETED", response["answer"]
+    assert "项目经理确认该物品属于零星采购范围" in response["answer"]
+    assert {c["documentKey"] for c in response["citations"]} == {"lingxing_caigou_banfa"}
+
+
 def _corrected(actor: Any) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     employee = actor("employee")
     this_month = _listed(employee)

@@ -516,3 +516,10 @@ def test_what_time_asks_for_a_clock_time_not_a_day_count() -> None:
     question = "装修几点能施工"
     assert answer_spans(AnswerKind.DATE, "工作日为8:00至12:00、14:00至18:00。", question)
     assert answer_spans(AnswerKind.DATE, "工程部在3个工作日内完成验收。", question) == []
+
+
+def test_the_words_of_a_pointed_at_item_are_asked_about_not_already_known() -> None:
+    step = "2. 项目经理确认该物品属于零星采购范围，并核对本月累计额度后签字同意。"
+    question = "“项目经理确认该物品属于零星采购范围，并核对本月累计额度后签字同意。”是谁签字"
+    assert "项目经理" in answer_spans(AnswerKind.PERSON, step, question)
+    assert "项目经理" not in answer_spans(AnswerKind.PERSON, step, "项目经理要签字吗，还有谁签字")

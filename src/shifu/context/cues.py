@@ -119,6 +119,9 @@ ORDINAL_RE = re.compile(
 """第二项 / 第2个 / 第十条 — never 第N次 ("the N-th time" points at no listed item) nor 第N步
 (a step of the process asked about: 发现火情第一步做什么)."""
 
+STEP_ORDINAL_RE = re.compile(r"第\s*([0-9]+|[一二两三四五六七八九十]+)\s*步")
+"""第二步: a step of the last answer's 办理步骤, read as such only right after steps were listed."""
+
 ARTICLE_OWNER_RE = re.compile(r"(?:法|条例|办法|规定|制度|细则|解释|规范|守则|》)\s*$")
 """What precedes 第N条 when it is an article of a named law or policy (劳动合同法第十条), not an item."""
 
@@ -239,6 +242,12 @@ def find_ordinals(text: str) -> list[OrdinalRef]:
     for match in LAST_ITEM_RE.finditer(text):
         found.append((match.start(), OrdinalRef(index=-1, text=match.group(0))))
     return [ref for _, ref in sorted(found, key=lambda pair: pair[0])]
+
+
+def find_step_ordinals(text: str) -> list[OrdinalRef]:
+    """Step references (第二步) in the text, in order."""
+    found = ((_cn_number(match.group(1)), match.group(0)) for match in STEP_ORDINAL_RE.finditer(text))
+    return [OrdinalRef(index=n, text=surface) for n, surface in found if n is not None and n >= 1]
 
 
 def find_document_refs(text: str) -> list[DocumentRef]:

@@ -100,6 +100,24 @@ def _ordinals(question: str, entities: ExtractedEntities) -> list[OrdinalRef]:
     return list(entities.ordinals) or cues.find_ordinals(question)
 
 
+STEP = "STEP"
+"""The kind of an answer item that was a step of the answer's 办理步骤 (`AnswerItemRecord.kind`)."""
+
+OWN_SUBJECT_IDF = 9.0
+"""A question term this specific, absent from the previous question, names a subject of its own."""
+
+
+def _step_ordinals(question: str, state: ConversationState) -> list[OrdinalRef]:
+    """第二步 of the last answer's steps: only right after an answer listed steps, and only when the
+    question names no subject of its own (发现火情第一步做什么 asks about 火情's first step)."""
+    if not any(item.kind == STEP for item in state.answer_items):
+        return []
+    before = state.frame.question if state.frame is not None else ""
+    asked = cues.STEP_ORDINAL_RE.sub(" ", question)
+    own = [t for t in question_terms(asked).terms if t.weight >= OWN_SUBJECT_IDF and t.text not in before]
+    return [] if own else cues.find_step_ordinals(question)
+
+
 def _document_refs(question: str, entities: ExtractedEntities) -> list[DocumentRef]:
     return list(entities.document_refs) or cues.find_document_refs(question)
 
@@ -132,6 +150,8 @@ def _resolve_references(
     """(references, found any referring expression, the gap when one of them is not resolved)."""
     references: list[ResolvedReference] = []
     ordinals = _ordinals(question, entities)
+    steps = [] if ordinals else _step_ordinals(question, state)
+    ordinals = ordinals or steps
     documents = _document_refs(question, entities)
     problem: str | None = None
     document_keys = list(dict.fromkeys(c.document_key for c in state.citations))
@@ -143,7 +163,8 @@ def _resolve_references(
                 references.append(ResolvedReference(kind="FACT_ITEM", fact_ref=ref.ref_id, text=ordinal.text))
                 continue
         elif state.answer_items:
-            matches = _answer_items(state.answer_items, ordinal.index)
+            items = [i for i in state.answer_items if i.kind == STEP] if steps else state.answer_items
+            matches = _answer_items(items, ordinal.index)
             if len(matches) == 1:
                 item = matches[0]
                 references.append(

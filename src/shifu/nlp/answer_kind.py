@@ -329,6 +329,11 @@ def _fits(kind: AnswerKind, span: str, question: str) -> bool:
     return True
 
 
+_POINTED_AT = re.compile(r"“[^”]{12,}”")
+"""A whole sentence quoted in the question: the earlier answer's item the user points at (第二步是谁签字
+→ “项目经理确认…签字同意。”是谁签字), whose words are asked about, not already known."""
+
+
 def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     """Spans of `sentence` that could answer a question of `kind` (not ones the question states).
 
@@ -337,10 +342,11 @@ def answer_spans(kind: AnswerKind, sentence: str, question: str) -> list[str]:
     """
     if kind is AnswerKind.NUMBER and _another_purpose_of_money(sentence, question):
         return []
+    stated = _POINTED_AT.sub("“”", question)
     spans = [
         span
         for span in _candidates(kind, sentence, question)
-        if _is_new(span, question) and _fits(kind, span, question)
+        if _is_new(span, stated) and _fits(kind, span, question)
     ]
     if kind is AnswerKind.NUMBER:
         spans = [span for span in spans if not _counted_for_another_time(span, sentence, question)]
