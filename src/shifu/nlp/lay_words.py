@@ -69,6 +69,7 @@ _LOST = ("丢了", "弄丢", "丢失", "遗失")
 _BROKEN = ("坏了", "损坏")
 _DISPUTED = ("不同意", "不认可", "有异议", "不服")
 _PAID_OUT = ("到账", "到帐", "打款", "回款")
+_EXCEEDED = ("超了", "用完了")
 _RELATIVES = (
     *("表哥", "表姐", "表弟", "表妹", "堂哥", "堂姐", "堂弟", "堂妹"),
     *("舅舅", "姑姑", "姨妈", "姐夫", "妹夫", "小舅子", "老婆", "老公", "媳妇"),
@@ -213,6 +214,7 @@ LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_BROKEN, ("损坏", "故障", "坏了")),
     **dict.fromkeys(_DISPUTED, ("异议", "不服", "不同意", "不认可", "申诉", "复核")),
     **dict.fromkeys(_PAID_OUT, ("到账", "转入", "转账", "打款", "汇款")),
+    **dict.fromkeys(_EXCEEDED, ("超过", "超出", "用完", "超支", "超标")),
     **dict.fromkeys(_RELATIVES, ("亲属", "近亲属", "亲戚")),
     **dict.fromkeys(("上班路上", "下班路上", "上下班路上", "通勤"), ("上下班途中",)),
     **dict.fromkeys(("车祸", "出车祸", "撞车", "被车撞"), ("交通事故",)),
@@ -229,7 +231,7 @@ other term."""
 _STEPS_TAKEN = ("申请", "提前", "提交", "办理")
 _FORGOTTEN = ("忘了", "忘记")
 SITUATION_WORDS: frozenset[str] = frozenset(
-    (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_STEPS_TAKEN, *_FORGOTTEN)
+    (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_EXCEEDED, *_STEPS_TAKEN, *_FORGOTTEN)
 )
 """Words that say what happened to something or what is done with it, not what it is: "多久能到账",
 "丢了怎么办" or "要提前几天申请" alone still names no subject (到账 of what?), so the conversation
