@@ -323,12 +323,15 @@ def test_a_figure_the_user_asks_to_confirm_is_answered_by_the_rules_own_figure()
     assert condition.status is DecisionStatus.NO_EVIDENCE, "a figure that is a condition must be met"
 
 
+PATROL_COMMON: dict[str, Any] = {
+    "title": "消防巡检作业指导书",
+    "document_key": "key-xunjian",
+    "version": "2024版",
+}
+
+
 def test_a_thing_an_inspection_checks_reaches_the_inspections_procedure() -> None:
-    common: dict[str, Any] = {
-        "title": "消防巡检作业指导书",
-        "document_key": "key-xunjian",
-        "version": "2024版",
-    }
+    common = PATROL_COMMON
     checks = doc(
         "x1",
         "日常巡查应检查以下内容：\n1. 疏散通道、楼梯间和安全出口是否畅通。\n2. 灭火器是否在位。",
@@ -373,11 +376,6 @@ def test_a_lent_term_names_the_subject_of_every_sentence_for_an_answer_of_the_as
     assert "k2" in decision.qualified_citation_ids
 
 
-PATROL_COMMON: dict[str, Any] = {
-    "title": "消防巡检作业指导书",
-    "document_key": "key-xunjian",
-    "version": "2024版",
-}
 PATROL_CHECKS = doc(
     "p1",
     "日常巡查应检查以下内容：\n1. 常闭式防火门是否处于关闭状态。\n2. 灭火器是否在位。",

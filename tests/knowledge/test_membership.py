@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from kb_support import actor_access, open_store, policy, write_doc
+from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.knowledge.embedding import HashingEmbedder
 from shifu.knowledge.service import KnowledgeBase, open_knowledge_base
@@ -28,42 +31,42 @@ def _ingest(kb: KnowledgeBase, folder: Path, space_id: str = "space-all-staff") 
     assert kb.ingest_paths(paths, space_id=space_id).ok
 
 
-def test_a_listed_thing_names_its_document_and_an_excluded_one_does_not(tmp_path: Path) -> None:
+World = tuple[KnowledgeBase, sessionmaker[Session]]
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    """An empty knowledge base on a fresh store with the demo org."""
     settings, engine, factory = open_store(tmp_path / "store")
     kb = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
     try:
-        access = actor_access(factory, "employee")
-        assert kb.members.titles("买灯泡要谁签字", access) == ()
-        _ingest(kb, tmp_path / "docs")
-        assert kb.members.titles("买灯泡要谁签字", access) == ("零星采购管理办法",)
-        assert kb.members.titles("清洁用品找谁买", access) == ("零星采购管理办法",)
-        assert kb.members.titles("买办公设备要谁签字", access) == ()
-        assert kb.members.titles("买电脑要谁签字", access) == ()
+        yield kb, factory
     finally:
         kb.close()
         engine.dispose()
 
 
-def test_the_procedure_that_never_names_the_thing_is_retrieved_for_it(tmp_path: Path) -> None:
-    settings, engine, factory = open_store(tmp_path / "store")
-    kb = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
-    try:
-        _ingest(kb, tmp_path / "docs")
-        results = kb.search("买灯泡要谁签字", domain=None, access=actor_access(factory, "employee"), top_k=8)
-        assert "三、零星采购的办理流程" in [result.locator for result in results][:4]
-    finally:
-        kb.close()
-        engine.dispose()
+def test_a_listed_thing_names_its_document_and_an_excluded_one_does_not(world: World, tmp_path: Path) -> None:
+    kb, factory = world
+    access = actor_access(factory, "employee")
+    assert kb.members.titles("买灯泡要谁签字", access) == ()
+    _ingest(kb, tmp_path / "docs")
+    assert kb.members.titles("买灯泡要谁签字", access) == ("零星采购管理办法",)
+    assert kb.members.titles("清洁用品找谁买", access) == ("零星采购管理办法",)
+    assert kb.members.titles("买办公设备要谁签字", access) == ()
+    assert kb.members.titles("买电脑要谁签字", access) == ()
 
 
-def test_a_scope_in_a_space_the_caller_cannot_read_lends_nothing(tmp_path: Path) -> None:
-    settings, engine, factory = open_store(tmp_path / "store")
-    kb = open_knowledge_base(settings, factory, embedder=HashingEmbedder())
-    try:
-        _ingest(kb, tmp_path / "docs", space_id="space-supervisors")
-        question = "买灯泡要谁签字"
-        assert kb.members.titles(question, actor_access(factory, "employee")) == ()
-        assert kb.members.titles(question, actor_access(factory, "supervisor")) == ("零星采购管理办法",)
-    finally:
-        kb.close()
-        engine.dispose()
+def test_the_procedure_that_never_names_the_thing_is_retrieved_for_it(world: World, tmp_path: Path) -> None:
+    kb, factory = world
+    _ingest(kb, tmp_path / "docs")
+    results = kb.search("买灯泡要谁签字", domain=None, access=actor_access(factory, "employee"), top_k=8)
+    assert "三、零星采购的办理流程" in [result.locator for result in results][:4]
+
+
+def test_a_scope_in_a_space_the_caller_cannot_read_lends_nothing(world: World, tmp_path: Path) -> None:
+    kb, factory = world
+    _ingest(kb, tmp_path / "docs", space_id="space-supervisors")
+    question = "买灯泡要谁签字"
+    assert kb.members.titles(question, actor_access(factory, "employee")) == ()
+    assert kb.members.titles(question, actor_access(factory, "supervisor")) == ("零星采购管理办法",)
