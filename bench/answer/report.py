@@ -244,7 +244,8 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "flavoured who-made / who-wrote utterances were added to the planner's training set; in the "
         "next session the even half's unrejected noise sets and its rejections at noise 0 and 0.2 were "
         "printed (even ids only), no gate change followed, and every product change of that session was "
-        "checked to leave both halves unchanged):",
+        "checked to leave both halves unchanged; in the session after it no RGB question or passage was "
+        "read and every product change was again checked to leave both halves unchanged):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
