@@ -183,3 +183,15 @@ def test_a_subject_the_lead_sentence_names_does_not_rank_a_sentence_first() -> N
     spans = select_spans(EvidenceNeed.GENERAL_RULE, CAP, "零星采购的累计金额每月怎么算")
     assert spans[0].startswith("每个项目每月零星采购累计金额")
     assert not any("结转" in span for span in spans)
+
+
+CHECKUP = (
+    "入职体检应在二级以上医院进行，体检日期距入职报到日期不超过3个月。"
+    "应聘保洁、餐饮岗位的，还需提供健康证。"
+    "体检费用由候选人先行垫付，入职满1个月后凭体检发票报销，报销上限为200元。"
+)
+
+
+def test_without_the_slots_cue_words_the_sentences_repeating_the_question_are_quoted_not_the_whole() -> None:
+    spans = select_spans(EvidenceNeed.ELIGIBILITY, CHECKUP, "体检费能报销吗")
+    assert spans == ["体检费用由候选人先行垫付，入职满1个月后凭体检发票报销，报销上限为200元。"]

@@ -181,6 +181,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]
     pairs = _question_pairs(question)
+    if not marked and pairs and spoken:
+        # No sentence carries the slot's cue words (体检费能报销吗 has no 条件 to quote): the sentences
+        # repeating most of the question, rather than the whole fragment.
+        most = max(_overlap(s, pairs) for s in spoken)
+        marked = [s for s in spoken if most > 0 and _overlap(s, pairs) * 2 >= most]
     if pairs and marked:
         best = max(_overlap(s, pairs) for s in marked)
         if best > 0:
