@@ -435,3 +435,24 @@ def test_a_law_handling_a_situation_answers_only_a_question_about_that_situation
     assert _evaluate(how_to_apply, penalty).status is DecisionStatus.NO_EVIDENCE
     situation = plan("员工宿舍没有疏散出口怎么处理", [EvidenceNeed.PROCESS_STEPS])
     assert _evaluate(situation, penalty).status is DecisionStatus.ANSWERED
+
+
+def test_the_section_written_for_the_slot_answers_alone_beside_one_mentioning_it_in_passing() -> None:
+    common: dict[str, Any] = {"title": "费用报销管理制度", "document_key": "key-baoxiao", "version": "2025版"}
+    approvals = doc(
+        "b1",
+        "报销按单笔金额分级审批：单笔1000元以下，由部门负责人审批。",
+        needs=(EvidenceNeed.APPROVAL,),
+        locator="二、费用报销的单笔审批权限",
+        **common,
+    )
+    late = doc(
+        "b2",
+        "超过30日未满90日的报销，须写明逾期原因，并经分管副总批准后方可报销。",
+        needs=(EvidenceNeed.APPROVAL, EvidenceNeed.DEADLINE),
+        locator="六、费用报销的提交时限",
+        **common,
+    )
+    decision = _evaluate(plan("报销单谁来批", [EvidenceNeed.APPROVAL]), late, approvals)
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("b1",)

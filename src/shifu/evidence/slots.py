@@ -497,10 +497,15 @@ def heading_names_need(doc: DocumentEvidence, need: EvidenceNeed) -> bool:
 
 
 def trim_covering(outcome: SlotOutcome, relevant: Mapping[str, Relevance]) -> None:
-    """Keep the few most relevant covering fragments (after conflicts were looked for)."""
+    """Keep the few most relevant covering fragments (after conflicts were looked for), only those
+    whose section is written for the slot's kind of claim when there are any."""
     if not outcome.covering:
         return
     best = relevant[outcome.covering[0].doc.citation_id].score
     floor = best - RELEVANCE_MARGIN
     kept = [item for item in outcome.covering if relevant[item.doc.citation_id].score >= floor]
+    if outcome.need is not EvidenceNeed.GENERAL_RULE:
+        # 报销单谁来批: the section written for approvals answers; a rule on late claims that
+        # mentions an approval in passing only adds noise beside it.
+        kept = [item for item in kept if heading_names_need(item.doc, outcome.need)] or kept
     outcome.covering = kept[:MAX_COVERING]
