@@ -27,7 +27,8 @@ from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.names import names_other_qualified, qualified_names
 from shifu.nlp.terms import QuestionTerms
 
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+SENTENCE = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
+"""One sentence, a list item or a clause ending in ；, with its closing mark."""
 
 CONTEXT_SCORE = 0.7
 """Weighted share of the question's terms the answering sentence and its predecessor must cover."""
@@ -93,7 +94,7 @@ def answering_sentences(ask: AnswerAsk, terms: QuestionTerms, body: str, heading
     """
     if names_other_year(heading + body, ask.years):
         return []
-    sentences = [part.strip() for part in _SENTENCE.findall(body) if part.strip()]
+    sentences = [part.strip() for part in SENTENCE.findall(body) if part.strip()]
     found: list[str] = []
     for index, sentence in enumerate(sentences):
         # A lead-in (有下列行为之一的，处五千元以上罚款：) speaks of the items it introduces.

@@ -18,7 +18,7 @@ from shifu.contracts.common import LAW_AUTHORITIES, NEED_CLAIM_TYPE, ClaimType, 
 from shifu.contracts.entities import DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.answering import CONTEXT_SCORE, AnswerAsk, answering_sentences, items_after
+from shifu.evidence.answering import CONTEXT_SCORE, SENTENCE, AnswerAsk, answering_sentences, items_after
 from shifu.evidence.body import AmountRule, amount_rules, body_supports
 from shifu.evidence.caliber import (
     AMOUNT_NOT_MATCHED,
@@ -226,13 +226,10 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
     return relevant
 
 
-_WINDOW_LINES = re.compile(r"[^。！？!?；;\n]+[。！？!?；;]?")
-
-
 def _windows(body: str) -> list[str]:
     """Each sentence of `body` with what it continues: a listed item with its list's lead-in, any
     other sentence with the sentence before it (when that is no item)."""
-    sentences = [part.strip() for part in _WINDOW_LINES.findall(body) if part.strip()]
+    sentences = [part.strip() for part in SENTENCE.findall(body) if part.strip()]
     windows: list[str] = []
     lead = ""
     for index, sentence in enumerate(sentences):

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.knowledge.access import SearchAccess
@@ -24,6 +24,11 @@ from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
 REFRESH_S = 60.0
 """How long the members read from the store are used before they are read again (another process
 may have ingested since); an ingest in this process refreshes them at once."""
+
+
+def scope_headed() -> ColumnElement[bool]:
+    """The store-side filter on a fragment's locator for scope sections (`is_scope_section` decides)."""
+    return or_(*(KbFragmentRow.locator.contains(word, autoescape=True) for word in SCOPE_WORDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +80,11 @@ class MembershipIndex:
         return self._members
 
     def _read(self) -> tuple[Member, ...]:
-        headed = or_(*(KbFragmentRow.locator.contains(word, autoescape=True) for word in SCOPE_WORDS))
         with self._sessions() as session:
             rows = session.execute(
                 select(KbFragmentRow.locator, KbFragmentRow.text, KbDocumentRow)
                 .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
-                .where(KbFragmentRow.lifecycle == "PUBLISHED", headed)
+                .where(KbFragmentRow.lifecycle == "PUBLISHED", scope_headed())
             ).all()
         members: dict[tuple[str, str, str, str], None] = {}
         for locator, text, document in rows:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.config import Settings
@@ -27,7 +27,7 @@ from shifu.knowledge.embedding_cache import CachedEmbedder
 from shifu.knowledge.governance import IngestDefaults
 from shifu.knowledge.index.base import VectorIndex
 from shifu.knowledge.ingest import IngestReport, ingest_paths
-from shifu.knowledge.membership import MembershipIndex
+from shifu.knowledge.membership import MembershipIndex, scope_headed
 from shifu.knowledge.parts import KnowledgeParts, is_indexable
 from shifu.knowledge.query_adapter import QueryAdapter, load_query_adapter
 from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
@@ -35,7 +35,7 @@ from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_r
 from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
 from shifu.knowledge.text import Bm25Encoder
 from shifu.nlp.lay_words import statute_words
-from shifu.nlp.scope_sections import SCOPE_WORDS, is_scope_section
+from shifu.nlp.scope_sections import is_scope_section
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -185,14 +185,13 @@ class KnowledgeBase:
         """The text of each document's scope, definition or kinds sections, by document id."""
         if not document_ids:
             return {}
-        headed = or_(*(KbFragmentRow.locator.contains(word, autoescape=True) for word in SCOPE_WORDS))
         with self._sessions() as session:
             rows = session.execute(
                 select(KbFragmentRow.document_id, KbFragmentRow.locator, KbFragmentRow.text)
                 .where(
                     KbFragmentRow.document_id.in_(document_ids),
                     KbFragmentRow.lifecycle == "PUBLISHED",
-                    headed,
+                    scope_headed(),
                 )
                 .order_by(KbFragmentRow.ordinal)
             ).all()
