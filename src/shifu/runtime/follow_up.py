@@ -18,7 +18,7 @@ NEED_QUERY_HINTS: dict[EvidenceNeed, str] = {
     EvidenceNeed.AMOUNT_RULE: "金额 标准",
     EvidenceNeed.PROCESS_STEPS: "流程 步骤",
     EvidenceNeed.REQUIRED_MATERIALS: "所需材料",
-    EvidenceNeed.APPROVAL: "审批",
+    EvidenceNeed.APPROVAL: "审批 批准 签字同意",
     EvidenceNeed.ELIGIBILITY: "条件",
     EvidenceNeed.DEADLINE: "期限 时限",
     EvidenceNeed.PROHIBITION: "禁止 不得",
