@@ -78,6 +78,23 @@ def test_people_and_roles_answer_who_places_answer_where() -> None:
     assert answer_spans(AnswerKind.PLACE, "请尽快办理。", "在哪里办理") == []
 
 
+def test_where_money_goes_is_answered_by_an_account() -> None:
+    step = "审核通过后5个工作日内，出纳将报销款转入报销人的工资卡，不支付现金。"
+    assert [span[-3:] for span in answer_spans(AnswerKind.PLACE, step, "报销款打到哪里")] == ["工资卡"]
+    deducted = "已经支付的违规款项，由财务部从工资中扣回。"
+    assert answer_spans(AnswerKind.PLACE, deducted, "报销款打到哪里") == []
+
+
+def test_who_receives_a_paper_is_named_after_the_hand_in_verb() -> None:
+    step = "报销人将纸质发票原件交项目财务或财务部，财务部在收到完整材料后3个工作日内完成审核。"
+    lead_in = "办理费用报销须提交以下材料，材料不全的，财务部退回补齐后再受理："
+    for question in ("发票原件交到哪里", "发票原件要交给谁"):
+        kind = answer_kind(question)
+        assert kind in (AnswerKind.PLACE, AnswerKind.PERSON)
+        assert states_an_answer(kind, step, question)
+        assert not states_an_answer(kind, lead_in, question)  # 财务部 here sends papers back
+
+
 def test_proper_names_are_tagged_by_kind() -> None:
     names = proper_names("张艺谋在北京执导了《满江红》")
     assert (NameKind.PERSON, "张艺谋") in names

@@ -26,6 +26,8 @@ def _attributes(question: str) -> tuple[str, ...]:
         ("装修押金一户要交多少", ("装修押金",)),
         ("消防巡查每天几次", ("消防巡查",)),
         ("电梯的维护保养应当由谁来进行", ("保养",)),
+        ("报销款打到哪里", ("报销",)),  # 到哪 asks; it names nothing
+        ("明年团建去哪", ("团建",)),
     ],
 )
 def test_the_attribute_is_the_salient_word_next_to_the_asking_words(

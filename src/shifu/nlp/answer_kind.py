@@ -211,6 +211,9 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         ]
     if kind is AnswerKind.RESULT:
         return [match.group(0) for match in _RESULT.finditer(sentence)]
+    if kind in (AnswerKind.PERSON, AnswerKind.PLACE) and _ASKS_WHO_RECEIVES.search(question):
+        recipients = (match.group(1) for match in _HANDED_TO.finditer(sentence))
+        return [found for recipient in recipients for found in _candidates(kind, recipient, "")]
     names = proper_names(sentence)
     if kind is AnswerKind.PERSON:
         people = [text for name, text in names if name is NameKind.PERSON]
@@ -220,6 +223,8 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         places += [_LEADING_CLAUSE.sub("", match.group(0)) for match in _PLACE_WORDS.finditer(sentence)]
         if _ASKS_WHERE_IT_HAPPENS.search(question):
             return [place for place in places if _in_a_locative_frame(place, sentence)]
+        if _ASKS_WHERE_MONEY_GOES.search(question):
+            return [match.group(0) for match in _ACCOUNT.finditer(sentence)]
         return places
     if _ASKS_A_LABEL.search(question):
         return [match.group(0) for match in _LABEL.finditer(sentence)]
@@ -232,6 +237,13 @@ _LABEL = re.compile(
     r"“[^”\n]{1,30}”|《[^》\n]{1,40}》|「[^」\n]{1,30}」|[A-Za-z][A-Za-z0-9’'\-. ]{1,30}|"
     r"(?:叫|名为|称为|命名为|取名为?|简称|全称为?|全称是)[\u4e00-\u9fff]{2,12}"
 )
+_ASKS_WHO_RECEIVES = re.compile(r"(?:交|送|寄|递)(?:到|给|去|至)(?:哪|谁|什么|哪个|哪位)")
+_HANDED_TO = re.compile(r"(?:提交|送交|上交|交|送|寄|递)(?:给|到|至)?([^，,。；;：:]{2,14})")
+"""发票原件交到哪里 / 交给谁 asks who receives the paper: the role or place after the hand-in verb
+(交项目财务或财务部), not any department the sentence names (须提交以下材料，材料不全的，财务部退回补齐)."""
+_ASKS_WHERE_MONEY_GOES = re.compile(r"(?:打|转|汇|退|存|返|发)(?:到|进|入|至)(?:哪|什么)")
+"""报销款打到哪里 asks for the account money goes to (转入报销人的工资卡), which is no place on a map."""
+_ACCOUNT = re.compile(r"[\u4e00-\u9fff]{0,6}(?:银行卡|工资卡|卡|账户|帐户|账号|帐号)")
 _LEADING_CLAUSE = re.compile(r"^.*(?:在|位于|于|到|赴)(?=[\u4e00-\u9fff]{2})")
 """地点在莫斯科工会大厦 → 莫斯科工会大厦: a place word's match may start with the words that lead to it."""
 _ASKS_WHERE_IT_HAPPENS = re.compile(

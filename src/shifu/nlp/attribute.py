@@ -20,7 +20,7 @@ from shifu.nlp.lay_words import GENERIC_WORDS, QUESTION_WORDS
 from shifu.nlp.terms import QuestionTerms, words
 
 _ASKING_WORDS = re.compile(
-    r"哪些|都?(?:有哪些|是哪些|有谁)|是谁|谁|哪位|什么人|在哪|哪里|哪儿|何地|何处|什么地方|"
+    r"哪些|都?(?:有哪些|是哪些|有谁)|是谁|谁|哪位|什么人|[在去到]哪|哪里|哪儿|何地|何处|什么地方|"
     r"哪个(?:国家|城市|省|地方)|哪座城市|哪个|哪座|哪支|哪家|哪部|哪款|"
     r"什么时候|何时|哪一?天|几号|几月|几点|哪一?年|什么时间|多少|多大|多高|多长|多重|几.|叫什么|什么|"
     r"时间|日期|地点|名字|名称|[？?\s]"
