@@ -381,6 +381,22 @@ def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
     assert res.context.references == []
 
 
+def test_a_named_document_after_another_question_is_its_own_request() -> None:
+    state = state_with(previous=frame("发票原件要交给谁", _entities("发票原件要交给谁"), Intent.KNOWLEDGE_QA))
+    res = resolve("把报销制度原件发我", state, entities=_entities("把报销制度原件发我"))
+    assert res.context.relation is not ContextRelation.REFERENCE
+    assert res.context.goal is None  # the previous question is not searched with it
+    assert res.effective_question == "把报销制度原件发我"
+
+
+@pytest.mark.parametrize("question", ["发票原件交到哪里", "身份证原件要带吗", "报销单的原件交给谁"])
+def test_the_original_of_a_paper_is_no_document_reference(question: str) -> None:
+    state = state_with(citations=(citation("c7", "baoxiao"),))
+    context = resolve_context(question, state, entities=_entities(question))
+    assert context.relation is not ContextRelation.REFERENCE
+    assert context.references == [] and context.gaps == []
+
+
 def _entities(text: str) -> ExtractedEntities:
     from zoneinfo import ZoneInfo
 
@@ -439,6 +455,7 @@ def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
         ("报销需要提交哪些材料", "多久能到账", "报销多久能到账"),  # 到账 says what happens, not to what
         ("发票怎么开", "丢了怎么办", "发票丢了怎么办"),
         ("年假有几天", "那要提前几天申请", "年假那要提前几天申请"),  # 申请 is what is done, not to what
+        ("电梯困人了怎么办", "那要多久到场", "电梯困人那要多久到场"),  # 到场 is what happens, not to what
         ("2025版年假有几天", "那要提前几天申请", "年假2025版那要提前几天申请"),  # the chosen version holds
         ("2025版年假有几天", "2024版要提前几天申请", "年假2024版要提前几天申请"),  # unless another is named
     ],

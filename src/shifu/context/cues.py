@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.entities import DocumentRef, OrdinalRef
-from shifu.nlp.mentions import NOT_AN_ITEM_AFTER_GE
+from shifu.nlp.mentions import NOT_AN_ITEM_AFTER_GE, is_paper_original
 
 _PUNCT = "，,。.!！?？；;：:、~～ \t\r\n"
 _PUNCT_RE = re.compile("[" + re.escape(_PUNCT) + "]")
@@ -253,6 +253,6 @@ def find_step_ordinals(text: str) -> list[OrdinalRef]:
 def find_document_refs(text: str) -> list[DocumentRef]:
     """References to the last cited document (used when the entity extractor found none)."""
     for cue in DOCUMENT_REF_CUES:
-        if cue in text:
+        if any(not is_paper_original(text, m.start()) for m in re.finditer(re.escape(cue), text)):
             return [DocumentRef(text=cue)]
     return []

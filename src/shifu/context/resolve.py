@@ -190,13 +190,15 @@ def _resolve_references(
         anaphoric = any(cues.ANAPHORIC_DOCUMENT_RE.search(d.text) for d in documents) or bool(
             cues.ANAPHORIC_DOCUMENT_RE.search(question)
         )
-        named = bool(cues.NAMED_DOCUMENT_RE.search(question)) and not anaphoric
-        if state.citations and not named:
+        if cues.NAMED_DOCUMENT_RE.search(question) and not anaphoric:
+            # 把报销制度原件发我 names its document: it refers to nothing said before.
+            return references, False, problem
+        if state.citations:
             first = state.citations[0]
             references.append(
                 ResolvedReference(kind="DOCUMENT", citation_id=first.citation_id, text=documents[0].text)
             )
-        elif not named:
+        else:
             problem = problem or REFERENCE_UNRESOLVED
     return references, bool(ordinals or documents), problem
 

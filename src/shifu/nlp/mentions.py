@@ -168,10 +168,21 @@ def find_ordinals(text: str, taken: list[Span]) -> Iterator[tuple[int, OrdinalRe
             yield m.start(), OrdinalRef(index=-1, text=m.group(0))
 
 
+_PAPER_BEFORE = re.compile(
+    r"(?:发票|票据|单据|收据|凭证|小票|身份证|证件|证书|证明|合同|执照|户口本|护照|毕业证|学位证|驾驶证|行驶证|"
+    r"房产证|结婚证|审批单|报销单|申请表|登记表|记录表)的?$"
+)
+
+
+def is_paper_original(text: str, start: int) -> bool:
+    """True when the 原件 at `start` is the original of a paper (发票原件交到哪里), not of a document."""
+    return text.startswith("原件", start) and _PAPER_BEFORE.search(text[:start]) is not None
+
+
 def find_document_refs(text: str, taken: list[Span]) -> Iterator[tuple[int, DocumentRef]]:
-    """References to an earlier cited document (刚才那份, 原文, 原文件, 那个文件)."""
+    """References to an earlier cited document (刚才那份, 原文, 原文件, 那个文件); 发票原件 is a paper."""
     for m in _DOCUMENT_REF.finditer(text):
-        if _claim(m, taken):
+        if _claim(m, taken) and not is_paper_original(text, m.start()):
             yield m.start(), DocumentRef(text=m.group(0))
 
 
