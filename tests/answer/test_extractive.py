@@ -71,6 +71,37 @@ def test_a_sentence_quoted_for_two_slots_is_shown_once_with_its_citation() -> No
     assert answer.statements[0].citation_ids == ("c1",)
 
 
+def test_a_clause_of_a_quoted_item_is_not_quoted_again_beside_it() -> None:
+    items = (
+        "不同假别需提交的证明材料如下：\n"
+        "1. 病假：二级以上医院出具的病假证明和病历；请病假1日的可先提交就诊记录。\n"
+        "2. 婚假：结婚证复印件。"
+    )
+    p = plan("病假要什么证明", [EvidenceNeed.REQUIRED_MATERIALS])
+    materials = doc("c1", items, needs=(EvidenceNeed.REQUIRED_MATERIALS,), locator="五、请假需提交的证明材料")
+    decision = _decide(p, search_result(materials))
+    texts = [s.text for s in ExtractiveComposer().compose(p, decision, [materials], []).statements]
+
+    assert "1. 病假：二级以上医院出具的病假证明和病历；请病假1日的可先提交就诊记录。" in texts
+    assert not any(text != whole and text.rstrip("；。") in whole for text in texts for whole in texts), texts
+
+
+def test_steps_are_not_quoted_again_as_rules_beside_the_steps() -> None:
+    procedure = "费用报销按以下步骤办理：\n1. 报销人填写《费用报销审批单》。\n2. 部门负责人核对后签字。"
+    p = plan("报销怎么办理", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE])
+    steps = doc(
+        "c1",
+        procedure,
+        needs=(EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE),
+        locator="五、报销的办理步骤",
+    )
+    decision = _decide(p, search_result(steps))
+    answer = ExtractiveComposer().compose(p, decision, [steps], [])
+
+    assert [step.text for step in answer.steps][-1].endswith("部门负责人核对后签字。")
+    assert answer.statements == [], [s.text for s in answer.statements]
+
+
 def test_partial_shows_only_covered_slot_and_lists_the_missing_one() -> None:
     p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS], amount="500")
     mislabelled = doc("c1", PER_TRANSACTION, needs=(EvidenceNeed.AMOUNT_RULE, EvidenceNeed.PROCESS_STEPS))

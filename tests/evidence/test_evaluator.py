@@ -22,7 +22,7 @@ from shifu.contracts.common import (
 )
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.entities import AmountCaliber, ComparatorOp
-from shifu.contracts.evidence import DocumentScope
+from shifu.contracts.evidence import DocumentEvidence, DocumentScope
 from shifu.evidence.evaluator import EvidenceEvaluator, effective_needs
 from shifu.evidence.status import response_status
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
@@ -673,3 +673,71 @@ def test_a_frequency_of_another_activity_under_the_same_subject_is_no_answer() -
     decision = _evaluate(p, search_result(duties, drills))
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids == ("c2",)
+
+
+def _leave_doc(citation_id: str, text: str, version: str, locator: str) -> DocumentEvidence:
+    return doc(
+        citation_id,
+        text,
+        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        version=version,
+        document_key=f"qingjia_{version}",
+        title="请假管理制度",
+        locator=locator,
+    )
+
+
+def test_versions_that_agree_but_for_punctuation_are_answered_from_the_newest_alone() -> None:
+    p = plan("病假要什么证明", [EvidenceNeed.REQUIRED_MATERIALS])
+    materials = "五、请假需提交的证明材料"
+    decision = _evaluate(
+        p,
+        search_result(
+            _leave_doc(
+                "c1",
+                "病假须提交二级以上医院出具的病假证明和病历，请病假1日的可先提交就诊记录。",
+                "2024版",
+                materials,
+            ),
+            _leave_doc(
+                "c2",
+                "病假须提交二级以上医院出具的病假证明和病历；请病假1日的可先提交就诊记录。",
+                "2025版",
+                materials,
+            ),
+        ),
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.conflicts == []
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_versions_are_compared_in_the_sections_written_for_the_asked_claim() -> None:
+    p = plan("病假要什么证明", [EvidenceNeed.REQUIRED_MATERIALS])
+    materials, discipline = "五、请假需提交的证明材料", "八、违反请假制度的处理"
+    same = "病假须提交二级以上医院出具的病假证明和病历。"
+    decision = _evaluate(
+        p,
+        search_result(
+            _leave_doc("c1", same, "2024版", materials),
+            _leave_doc("c2", same, "2025版", materials),
+            _leave_doc("c3", "提供虚假病假证明等材料的，按严重违纪处理。", "2024版", discipline),
+            _leave_doc("c4", "提供虚假证明材料的，按严重违纪处理。", "2025版", discipline),
+        ),
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_versions_that_differ_in_the_section_written_for_the_claim_still_need_input() -> None:
+    p = plan("病假要什么证明", [EvidenceNeed.REQUIRED_MATERIALS])
+    materials = "五、请假需提交的证明材料"
+    decision = _evaluate(
+        p,
+        search_result(
+            _leave_doc("c1", "病假须提交二级以上医院出具的病假证明。", "2024版", materials),
+            _leave_doc("c2", "病假须提交三级医院出具的病假证明和病历。", "2025版", materials),
+        ),
+    )
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+    assert decision.slots[0].reason_code == "VERSION_CONFLICT"

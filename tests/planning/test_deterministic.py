@@ -285,6 +285,8 @@ def test_amount_questions_need_the_amount_rule(deterministic: DeterministicPlann
         ("面试要带什么", True),
         ("去人事部报到要带哪些东西", True),
         ("办出入证需要提供啥", True),
+        ("病假要什么证明", True),
+        ("入职需要哪些材料", True),
         ("装修要交什么费", False),
         ("电梯困人怎么处理", False),
     ],
@@ -304,6 +306,13 @@ def test_asking_about_a_time_limit_needs_the_deadline_rule(
 ) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
     assert plan.evidence_needs[:1] == [EvidenceNeed.DEADLINE], plan.evidence_needs
+    assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
+
+
+@pytest.mark.parametrize("question", ["零星采购单笔上限多少", "报销每月额度是多少", "单笔报销限额是多少"])
+def test_asking_for_a_limit_needs_the_amount_rule(deterministic: DeterministicPlanner, question: str) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.evidence_needs[:1] == [EvidenceNeed.AMOUNT_RULE], plan.evidence_needs
     assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
 
 

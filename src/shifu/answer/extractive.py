@@ -23,6 +23,7 @@ from shifu.contracts.common import LAW_AUTHORITIES, DecisionStatus, EvidenceNeed
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.evidence import DocumentEvidence, VerifiedFact
 from shifu.contracts.plan import SemanticQueryPlan
+from shifu.nlp.lists import ITEM_MARK, LEAD_IN_END
 
 EXTRACTIVE = "EXTRACTIVE"
 MAX_STEPS = 12
@@ -105,6 +106,7 @@ class ExtractiveComposer:
                     continue
                 for span in select_spans(slot.need, doc.text, plan.question):
                     statements.append(Statement(text=span, need=slot.need, citation_ids=(citation_id,)))
+        statements = [statement for statement in statements if not _listed_as_steps(statement, steps)]
         return GroundedAnswer(
             summary=self._summary(decision, used, statements),
             statements=_merge_duplicates(statements),
@@ -128,8 +130,19 @@ class ExtractiveComposer:
         return "".join(parts)
 
 
+def _listed_as_steps(statement: Statement, steps: Sequence[Step]) -> bool:
+    """True when the answer's steps already show the statement: a step quoted again as a rule, or the
+    lead-in (费用报销按以下步骤办理：) of the very fragment the steps come from."""
+    ours = [step for step in steps if set(statement.citation_ids) <= set(step.citation_ids)]
+    if not ours:
+        return False
+    text = ITEM_MARK.sub("", statement.text).strip()
+    return text.endswith(LEAD_IN_END) or any(ITEM_MARK.sub("", step.text).strip() == text for step in ours)
+
+
 def _merge_duplicates(statements: Sequence[Statement]) -> list[Statement]:
-    """One statement per verbatim text, keeping every citation that supports it.
+    """One statement per verbatim text, keeping every citation that supports it; a piece of another
+    statement on the same support is dropped.
 
     The same list quoted for two slots (谁审批 and the amount it depends on) is shown once, under
     the first slot that quoted it.
@@ -147,4 +160,21 @@ def _merge_duplicates(statements: Sequence[Statement]) -> list[Statement]:
             )
         else:
             merged[key] = statement
-    return list(merged.values())
+    kept = list(merged.values())
+    return [statement for statement in kept if not any(_restates(statement, other) for other in kept)]
+
+
+def _restates(part: Statement, whole: Statement) -> bool:
+    """True when `part` is a piece of `whole` on the same support: 1. 病假：…病历； beside the whole item
+    1. 病假：…病历；请病假1日的可先提交就诊记录。 says nothing the item does not."""
+    piece = part.text.strip().rstrip(_CLAUSE_MARKS)
+    return (
+        part is not whole
+        and len(piece) < len(whole.text)
+        and piece in whole.text
+        and set(part.citation_ids) <= set(whole.citation_ids)
+        and set(part.fact_refs) <= set(whole.fact_refs)
+    )
+
+
+_CLAUSE_MARKS = "。；;，,！!？? "

@@ -40,6 +40,14 @@ def _normalized(text: str) -> str:
     return _SPACE.sub("", text)
 
 
+_PUNCTUATION = re.compile(r"[\s，,。．.；;：:、！!？?“”\"'‘’（）()]")
+
+
+def _bare(text: str) -> str:
+    """The words of `text` without spacing and punctuation: 病历，请病假 and 病历；请病假 say the same."""
+    return _PUNCTUATION.sub("", text)
+
+
 def document_families(docs: Sequence[DocumentEvidence]) -> list[list[DocumentEvidence]]:
     """Documents grouped into families: versions of one document share a key or a title.
 
@@ -67,7 +75,8 @@ def _claim_texts(texts: Sequence[str], claim_score: Callable[[str], float] | Non
     """What one version says on the question's point: its best-matching sentences, else all its text.
 
     Two versions that reword other sentences of a section but state the asked rule alike
-    (年休假5天 in both) do not disagree on this question.
+    (年休假5天 in both) do not disagree on this question: they agree when each version's claim
+    sentences stand word for word (punctuation aside) in every other version.
     """
     whole = frozenset(_normalized(text) for text in texts)
     if claim_score is None:
@@ -88,12 +97,15 @@ def _version_conflicts(
         versions = sorted({doc.version for doc in docs})
         if len(versions) < 2:
             continue
-        texts_by_version = {
-            version: _claim_texts([doc.text for doc in docs if doc.version == version], claim_score)
+        texts = {version: [doc.text for doc in docs if doc.version == version] for version in versions}
+        claims = {version: _claim_texts(texts[version], claim_score) for version in versions}
+        wholes = {version: _bare("".join(texts[version])) for version in versions}
+        if all(
+            _bare(claim) in wholes[other]
             for version in versions
-        }
-        first = texts_by_version[versions[0]]
-        if all(texts == first for texts in texts_by_version.values()):
+            for claim in claims[version]
+            for other in versions
+        ):
             continue
         conflicts.append(
             Conflict(

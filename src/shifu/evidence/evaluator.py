@@ -28,8 +28,9 @@ from shifu.evidence.slots import (
     fragment_relevance,
     judge_document_slot,
     trim_covering,
+    written_for_need,
 )
-from shifu.evidence.versions import missing_versions, not_requested
+from shifu.evidence.versions import current_versions, missing_versions, not_requested
 
 logger = logging.getLogger(__name__)
 
@@ -123,10 +124,11 @@ class EvidenceEvaluator:
         ]
         conflicts = [c for result in results for c in result.conflicts]
         for outcome in outcomes:
-            siblings = sibling_versions(outcome.covering, qualified) if outcome.covering else []
+            compared = written_for_need(outcome.covering, outcome.need)
+            siblings = sibling_versions(compared, qualified) if compared else []
             found = find_conflicts(
                 outcome.need,
-                outcome.covering,
+                compared,
                 about_subject=view.about_subject,
                 siblings=siblings,
                 claim_score=view.claim_score,
@@ -137,6 +139,7 @@ class EvidenceEvaluator:
                     "VERSION_CONFLICT" if all(c.kind == VERSION for c in found) else "SOURCE_CONFLICT"
                 )
                 outcome.covering = []
+            outcome.covering = current_versions(outcome.covering)
             trim_covering(outcome, relevant)
         missing = missing_versions(plan, docs, dropped)
         decision = self._decide(plan, results, outcomes, conflicts, target, facts, missing)

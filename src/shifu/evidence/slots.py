@@ -501,8 +501,16 @@ def trim_covering(outcome: SlotOutcome, relevant: Mapping[str, Relevance]) -> No
     best = relevant[outcome.covering[0].doc.citation_id].score
     floor = best - RELEVANCE_MARGIN
     kept = [item for item in outcome.covering if relevant[item.doc.citation_id].score >= floor]
-    if outcome.need is not EvidenceNeed.GENERAL_RULE:
-        # 报销单谁来批: the section written for approvals answers; a rule on late claims that
-        # mentions an approval in passing only adds noise beside it.
-        kept = [item for item in kept if heading_names_need(item.doc, outcome.need)] or kept
-    outcome.covering = kept[:MAX_COVERING]
+    outcome.covering = written_for_need(kept, outcome.need)[:MAX_COVERING]
+
+
+def written_for_need(covering: Sequence[Covering], need: EvidenceNeed) -> list[Covering]:
+    """The covering fragments whose section is written for the slot's kind of claim, when there are any.
+
+    报销单谁来批: the section written for approvals answers; a rule on late claims that mentions an
+    approval in passing only adds noise beside it. 病假要什么证明: the materials sections of two
+    versions are compared, not their rules on false certificates, which no answer quotes.
+    """
+    if need is EvidenceNeed.GENERAL_RULE:
+        return list(covering)
+    return [item for item in covering if heading_names_need(item.doc, need)] or list(covering)

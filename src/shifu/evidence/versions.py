@@ -13,7 +13,7 @@ from datetime import date
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.conflicts import document_families
+from shifu.evidence.conflicts import Covering, document_families
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 RELATIVE_VERSIONS = frozenset({LATEST_VERSION, PREVIOUS_VERSION})
@@ -72,3 +72,16 @@ def missing_versions(
         for value in wanted_versions(plan)
         if (not kept if value in RELATIVE_VERSIONS else not any(value in doc.version for doc in docs))
     ]
+
+
+def current_versions(covering: Sequence[Covering]) -> list[Covering]:
+    """Of the versions of a document that agree on the asked point, the newest answers alone.
+
+    病假要什么证明: the 2024 and 2025 versions state the same certificate, so the answer quotes the
+    2025 version's list, not both lists interleaved (they differ on items nobody asked about).
+    """
+    newest: set[str] = set()
+    for family in document_families([item.doc for item in covering]):
+        latest = max(_age(doc) for doc in family)
+        newest.update(doc.citation_id for doc in family if _age(doc) == latest)
+    return [item for item in covering if item.doc.citation_id in newest]

@@ -43,15 +43,20 @@ _LEADING_FILLER = re.compile(r"^(?:请问|你好|您好|师傅|老师|hi|hello)[
 _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (
         EvidenceNeed.REQUIRED_MATERIALS,
-        re.compile(r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])"),
+        re.compile(
+            r"(?:带|携带|准备|提交|提供|交)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些|哪几样)(?![费钱])|"
+            r"(?:要|需要|得|开)(?:什么|啥|哪些)(?:证明|材料|资料|单据)"
+        ),
     ),
     (EvidenceNeed.DEADLINE, re.compile(r"期限|时限|截止|来不及|赶不上")),
+    (EvidenceNeed.AMOUNT_RULE, re.compile(r"(?:上限|限额|额度)(?:是|有|为)?(?:多少|几)")),
 )
-"""Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥
-ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit (逾期不交物业费 only
-describes the situation)."""
+"""Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥 /
+要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit
+(逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then checked."""
 _MISHAP = re.compile(
-    r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占"
+    r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
+    r"过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占"
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. A breakdown
