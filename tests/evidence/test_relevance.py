@@ -51,6 +51,9 @@ from shifu.nlp.terms import question_terms
         ("催费打电话最晚几点", {"最晚"}),
         ("电梯坏了困住人咋整", {"人整", "整"}),
         ("报销的钱啥时候到账", {"啥时候"}),
+        ("巡检时有哪些注意事项", {"时有"}),
+        ("发票原件交到哪里", {"交到"}),
+        ("发票原件要交给谁", {"交给"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:

@@ -309,6 +309,14 @@ def test_asking_about_a_time_limit_needs_the_deadline_rule(
     assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
 
 
+@pytest.mark.parametrize("question", ["催费话术有哪些禁忌", "报销有哪些红线", "电梯困人处置时有哪些不能做"])
+def test_asking_what_is_forbidden_needs_the_prohibition_rule(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.evidence_needs[:1] == [EvidenceNeed.PROHIBITION], plan.evidence_needs
+
+
 @pytest.mark.parametrize("question", ["零星采购单笔上限多少", "报销每月额度是多少", "单笔报销限额是多少"])
 def test_asking_for_a_limit_needs_the_amount_rule(deterministic: DeterministicPlanner, question: str) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)

@@ -30,7 +30,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     怎么弄 咋弄 怎么搞 咋搞 怎么整 咋整 怎么做 咋做 怎么走 怎么申请 咋申请 怎么操作
     在 和 与 及 或 是 有 没有 不 没 也 都 就 还 又 再 才 给 被 把 对 向 从 到 由 按 为 于 以 之 其 该 此
     除了 之后 以后 之前 以前 后 前 内 中 里 上 下 现在 目前 如果 若 假如 因为 所以 但是 但 而 并 且
-    要交 交到 交给 交去 送到 送给 能领 能拿 要求 多少度 第几 几月份 月份 何时 何种 哪种 都有 都
+    要交 交到 交给 交去 送到 送给 时有 能领 能拿 要求 多少度 第几 几月份 月份 何时 何种 哪种 都有 都
     流程 步骤 程序 手续 环节 材料 资料 证明材料 期限 时限 额度 上限 下限 限额 标准 条件 规则 办法 要点
     单据 证件 做法 行为 内容 事项 东西 种类 类型 方式 方法 情形 阶段 注意事项 地点 日期 名称 名字 成绩 排名
     天数 时长 周期 频次 频率
@@ -108,6 +108,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"调查", "核查", "核实"}),
     frozenset({"开工", "施工", "动工"}),
     frozenset({"留到", "结转", "留用", "顺延到"}),
+    frozenset({"禁忌", "禁止", "严禁", "红线"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
