@@ -90,6 +90,7 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("帮我报销一下", "报销申请"),
         ("给张三打个电话", "短信和电话通知"),
         ("把车库照明那个任务关掉", "工单状态修改"),
+        ("哪些文档快过期了", "文档有效期台账"),
     ],
 )
 def test_the_capability_answer_names_the_data_that_is_not_connected(
@@ -104,6 +105,7 @@ def test_the_capability_answer_names_the_data_that_is_not_connected(
 def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
     assert uncovered_data("我今天有什么待办") is None
     assert uncovered_data("组里谁还没练习") is None
+    assert uncovered_data("装修管理规定2022版还有效吗") is None  # one document's validity: the gate answers
 
 
 @pytest.mark.parametrize(

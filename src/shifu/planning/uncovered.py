@@ -38,12 +38,20 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"),
     ),
     (
+        "文档有效期台账",
+        re.compile(
+            r"哪些(?:文档|文件|制度|资料|SOP)[^，,。？?]{0,4}(?:过期|到期|失效)|"
+            r"(?:快|即将|马上)(?:要)?(?:过期|到期|失效)的(?:文档|文件|制度|资料|SOP)"
+        ),
+    ),
+    (
         TEAM_TASKS,
         re.compile(r"(?:团队|组里|我们组|班组|组员|手下|下属|大家)[^，,。？?]{0,6}(?:待办|任务|工单)"),
     ),
 )
-"""The user's own HR and finance data, and the team's roster and tasks, that no connected system
-serves, each with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
+"""The user's own HR and finance data, the team's roster and tasks, and a register of which documents
+expire (哪些文档快过期了: `shifu kb check` reports it to operators, no assistant tool reads it), that no
+connected system serves, each with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
 
 
 def uncovered_data(question: str) -> str | None:
