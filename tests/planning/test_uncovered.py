@@ -147,6 +147,8 @@ def test_notes_and_questions_about_the_act_keep_their_intent(
     [
         ("岗前测验不及格怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("报销超过了30天怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("报销超过30天了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("零星采购额度超了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("电梯坏了怎么办", [EvidenceNeed.PROCESS_STEPS]),
     ],
 )

@@ -58,7 +58,7 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
 有哪些禁忌 for what is prohibited."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
-    r"过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占"
+    r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占"
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. A breakdown
