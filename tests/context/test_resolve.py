@@ -456,6 +456,7 @@ def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
         ("发票怎么开", "丢了怎么办", "发票丢了怎么办"),
         ("年假有几天", "那要提前几天申请", "年假那要提前几天申请"),  # 申请 is what is done, not to what
         ("电梯困人了怎么办", "那要多久到场", "电梯困人那要多久到场"),  # 到场 is what happens, not to what
+        ("装修押金多少", "那怎么退", "装修押金那怎么退"),  # 退(还) is what is done with it
         ("2025版年假有几天", "那要提前几天申请", "年假2025版那要提前几天申请"),  # the chosen version holds
         ("2025版年假有几天", "2024版要提前几天申请", "年假2024版要提前几天申请"),  # unless another is named
     ],

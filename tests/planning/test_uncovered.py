@@ -158,3 +158,8 @@ def test_a_mishap_asks_for_the_rule_beside_the_steps(
     plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
     assert [need for need in plan.evidence_needs if need in needs] == needs
     assert set(plan.evidence_needs) <= {*needs, EvidenceNeed.DEADLINE}
+
+
+def test_a_refund_asks_for_the_rule_beside_the_steps(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("装修押金怎么退", ResolvedContext(), now=NOW, tz=TZ)
+    assert {EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE} <= set(plan.evidence_needs)

@@ -95,7 +95,7 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"举办", "举行", "召开"}),
     frozenset({"考试", "测验", "测试"}),
-    frozenset({"困住", "困人", "被困", "关人", "卡人"}),
+    frozenset({"困住", "困人", "被困", "关人", "卡人", "困在", "关在", "关在电梯里"}),
     frozenset({"楼道", "楼梯间", "走廊"}),
     frozenset({"消防通道", "疏散通道", "安全出口"}),
     frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
@@ -232,8 +232,9 @@ other term."""
 _STEPS_TAKEN = ("申请", "提前", "提交", "办理")
 _FORGOTTEN = ("忘了", "忘记")
 _ARRIVED = ("到场", "赶到", "到现场")
+_RETURNED = ("退还", "退回")
 SITUATION_WORDS: frozenset[str] = frozenset(
-    (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_EXCEEDED, *_STEPS_TAKEN, *_FORGOTTEN, *_ARRIVED)
+    (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_EXCEEDED, *_STEPS_TAKEN, *_FORGOTTEN, *_ARRIVED, *_RETURNED)
 )
 """Words that say what happened to something or what is done with it, not what it is: "多久能到账",
 "丢了怎么办", "要提前几天申请" or "多久到场" alone still names no subject (到账 of what?), so the conversation
