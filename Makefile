@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint bench bench-retrieval bench-planning bench-tools bench-answer bench-e2e bench-eval clean
+.PHONY: install serve test lint bench bench-retrieval bench-planning bench-tools bench-answer bench-answer-sweep bench-e2e bench-eval clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -28,7 +28,7 @@ lint: install
 	@$(VENV)/bin/ruff format --check src tests bench
 	@$(VENV)/bin/mypy src
 
-bench: bench-retrieval bench-planning bench-tools bench-answer bench-e2e bench-eval
+bench: bench-retrieval bench-planning bench-tools bench-answer bench-answer-sweep bench-e2e bench-eval
 	@$(PY) bench/collect.py
 
 bench-retrieval: install
@@ -46,6 +46,10 @@ bench-tools: install
 
 bench-answer: install
 	@$(PY) bench/answer/run.py
+	@$(PY) bench/collect.py
+
+bench-answer-sweep: install
+	@$(PY) bench/answer/sweep.py
 	@$(PY) bench/collect.py
 
 bench-e2e: install

@@ -22,7 +22,7 @@ if __package__ in (None, ""):
 
 from bench.common import REPO, RESULTS_DIR, machine_facts
 
-ORDER = ("retrieval", "planning", "tools", "answer", "e2e", "eval")
+ORDER = ("retrieval", "planning", "tools", "answer", "answer_sweep", "e2e", "eval")
 """Sections in this order; any other result file follows alphabetically."""
 
 Headline = tuple[str, str, bool | None]
@@ -118,8 +118,19 @@ def _retrieval(d: dict[str, Any]) -> Headline:
     return "retrieval on STARD", text, met
 
 
+def _answer_sweep(d: dict[str, Any]) -> Headline:
+    points = d["points"]
+    best = max(points, key=lambda row: row["rejection"])
+    figures = (
+        f"{len(points)} threshold settings; highest rejection {_pct(best['rejection'])} at accuracy "
+        f"{_pct(best['accuracy'])}; settings meeting both targets: {len(d['targets_met_at'])}"
+    )
+    return "RGB zh, the gate at other answering thresholds", figures, bool(d["targets_met_at"])
+
+
 HEADLINES: dict[str, Callable[[dict[str, Any]], Headline]] = {
     "answer": _answer,
+    "answer_sweep": _answer_sweep,
     "e2e": _e2e,
     "eval": _eval,
     "planning": _planning,
