@@ -741,3 +741,29 @@ def test_versions_that_differ_in_the_section_written_for_the_claim_still_need_in
     )
     assert decision.status is DecisionStatus.NEEDS_INPUT
     assert decision.slots[0].reason_code == "VERSION_CONFLICT"
+
+
+def test_an_old_section_whose_newer_version_was_not_retrieved_is_not_answered_alone() -> None:
+    p = plan("请假3天要谁批", [EvidenceNeed.APPROVAL])
+
+    def leave(citation_id: str, text: str, version: str, locator: str) -> DocumentEvidence:
+        return doc(
+            citation_id,
+            text,
+            needs=(EvidenceNeed.APPROVAL,),
+            version=version,
+            document_key=f"qingjia_{version}",
+            title="请假管理制度",
+            locator=locator,
+        )
+
+    decision = _evaluate(
+        p,
+        search_result(
+            leave("c1", "请假3日以内（含3日），由部门负责人审批。", "2024版", "四、请假审批权限"),
+            leave("c2", "假期内需要延长的，应重新提交申请并获批准。", "2024版", "七、销假"),
+            leave("c3", "需要延长假期的，应在原假期结束前重新提交申请并获批准。", "2025版", "七、销假"),
+        ),
+    )
+    assert decision.status is DecisionStatus.NEEDS_INPUT  # the 2025 approval section may say otherwise
+    assert decision.slots[0].reason_code == "VERSION_CONFLICT"

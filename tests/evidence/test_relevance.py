@@ -61,6 +61,14 @@ def test_question_words_generic_words_and_numbers_are_not_terms(question: str, d
     assert texts and not texts & dropped
 
 
+@pytest.mark.parametrize(
+    ("question", "term"), [("新员工第一个月要派几项训练", "首月"), ("头一年有年假吗", "首年")]
+)
+def test_the_first_period_is_read_as_rules_write_it(question: str, term: str) -> None:
+    texts = {t.text for t in question_terms(question).terms}
+    assert term in texts and "第一个" not in texts
+
+
 @pytest.mark.parametrize("question", ["装修押金怎么退", "押金什么时候退", "押金能不能退"])
 def test_a_refund_asked_with_one_character_is_read_as_退还(question: str) -> None:
     assert "退还" in {term.text for term in question_terms(question).terms}

@@ -309,6 +309,13 @@ def test_asking_about_a_time_limit_needs_the_deadline_rule(
     assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
 
 
+@pytest.mark.parametrize("question", ["我想了解一下请假制度", "想了解下零星采购的规定"])
+def test_wanting_to_learn_about_a_policy_is_a_knowledge_question(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is Intent.KNOWLEDGE_QA
+
+
 @pytest.mark.parametrize("question", ["催费话术有哪些禁忌", "报销有哪些红线", "电梯困人处置时有哪些不能做"])
 def test_asking_what_is_forbidden_needs_the_prohibition_rule(
     deterministic: DeterministicPlanner, question: str

@@ -179,7 +179,8 @@ def _time_limit_conflicts(
     return []
 
 
-def _section(locator: str) -> str:
+def section_key(locator: str) -> str:
+    """A locator without its version mark: 四、请假审批权限（2024版） and （2025版） are one section."""
     return _normalized(_VERSION_MARK.sub("", locator))
 
 
@@ -194,14 +195,16 @@ def sibling_versions(covering: Sequence[Covering], candidates: Sequence[Document
     by_family = document_families([item.doc for item in covering] + list(candidates))
     extra: list[Covering] = []
     for family in by_family:
-        sections = {(doc.version, _section(doc.locator)) for doc in family if doc.citation_id in covering_ids}
+        sections = {
+            (doc.version, section_key(doc.locator)) for doc in family if doc.citation_id in covering_ids
+        }
         if not sections:
             continue
         wanted = {section for _, section in sections}
         for doc in family:
-            if doc.citation_id in covering_ids or _section(doc.locator) not in wanted:
+            if doc.citation_id in covering_ids or section_key(doc.locator) not in wanted:
                 continue
-            if (doc.version, _section(doc.locator)) not in sections:
+            if (doc.version, section_key(doc.locator)) not in sections:
                 extra.append(Covering(doc=doc))
     return extra
 

@@ -30,7 +30,7 @@ from shifu.evidence.slots import (
     trim_covering,
     written_for_need,
 )
-from shifu.evidence.versions import current_versions, missing_versions, not_requested
+from shifu.evidence.versions import current_versions, lacks_newest_version, missing_versions, not_requested
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +125,8 @@ class EvidenceEvaluator:
         conflicts = [c for result in results for c in result.conflicts]
         for outcome in outcomes:
             compared = written_for_need(outcome.covering, outcome.need)
+            if lacks_newest_version(compared, qualified):
+                compared = outcome.covering
             siblings = sibling_versions(compared, qualified) if compared else []
             found = find_conflicts(
                 outcome.need,

@@ -13,7 +13,7 @@ from datetime import date
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.conflicts import Covering, document_families
+from shifu.evidence.conflicts import Covering, document_families, section_key
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 RELATIVE_VERSIONS = frozenset({LATEST_VERSION, PREVIOUS_VERSION})
@@ -75,13 +75,33 @@ def missing_versions(
 
 
 def current_versions(covering: Sequence[Covering]) -> list[Covering]:
-    """Of the versions of a document that agree on the asked point, the newest answers alone.
+    """Of the versions of a section that agree on the asked point, the newest answers alone.
 
     病假要什么证明: the 2024 and 2025 versions state the same certificate, so the answer quotes the
-    2025 version's list, not both lists interleaved (they differ on items nobody asked about).
+    2025 version's list, not both lists interleaved (they differ on items nobody asked about). An
+    older version's section stays when no newer version of that section covers the slot.
     """
-    newest: set[str] = set()
+    kept: list[Covering] = []
     for family in document_families([item.doc for item in covering]):
-        latest = max(_age(doc) for doc in family)
-        newest.update(doc.citation_id for doc in family if _age(doc) == latest)
-    return [item for item in covering if item.doc.citation_id in newest]
+        newest: dict[str, tuple[date, str]] = {}
+        for doc in family:
+            key = section_key(doc.locator)
+            newest[key] = max(newest.get(key, _age(doc)), _age(doc))
+        kept_ids = {doc.citation_id for doc in family if _age(doc) == newest[section_key(doc.locator)]}
+        kept += [item for item in covering if item.doc.citation_id in kept_ids]
+    return kept
+
+
+def lacks_newest_version(covering: Sequence[Covering], candidates: Sequence[DocumentEvidence]) -> bool:
+    """True when a covering document's newest retrieved version is not among the covering fragments.
+
+    请假3天要谁批: the 2024 approval section covers, the 2025 one (2日以内) was not retrieved, yet
+    2025 sections on other points were; agreement on the asked section cannot be shown, so the
+    versions are compared on everything that covers instead of on the approval section alone.
+    """
+    for family in document_families([item.doc for item in covering] + list(candidates)):
+        versions = {_age(doc) for doc in family}
+        covered = {_age(item.doc) for item in covering if item.doc in family}
+        if covered and max(versions) not in covered:
+            return True
+    return False
