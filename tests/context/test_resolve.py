@@ -381,6 +381,27 @@ def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
     assert res.context.references == []
 
 
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [("婚假几天", "产假呢", "产假几天"), ("病假要什么证明", "那婚假呢", "婚假要什么证明")],
+)
+def test_a_sibling_of_the_previous_subject_takes_its_place(
+    previous: str, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    res = resolve(question, state, entities=_entities(question))
+    assert res.context.relation is ContextRelation.FOLLOW_UP
+    assert res.effective_question == expected
+    assert res.context.goal is None  # the old subject is not searched with the new one
+
+
+def test_another_kind_of_term_narrows_the_previous_question() -> None:
+    state = state_with(previous=frame("报销要交啥材料", _entities("报销要交啥材料"), Intent.KNOWLEDGE_QA))
+    res = resolve("那发票呢", state, entities=_entities("那发票呢"))
+    assert res.effective_question == "发票，报销要交啥材料"
+    assert res.context.goal == "报销要交啥材料"
+
+
 def test_a_named_document_after_another_question_is_its_own_request() -> None:
     state = state_with(previous=frame("发票原件要交给谁", _entities("发票原件要交给谁"), Intent.KNOWLEDGE_QA))
     res = resolve("把报销制度原件发我", state, entities=_entities("把报销制度原件发我"))

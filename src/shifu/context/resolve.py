@@ -305,7 +305,13 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
             **base,
         )
         switched = _asks_another_kind(remainder, frame) or _asks_another_record(remainder, frame)
-        return Resolution(context, switched or substitute(frame, remainder, entities), state)
+        effective = switched or substitute(frame, remainder, entities)
+        fell_back = effective == f"{remainder}，{frame.question}"
+        replaced = _sibling_replaced(frame, remainder) if fell_back else None
+        if replaced is not None:
+            # 产假几天 stands alone: searching the old goal (婚假几天) with it would let 婚假 answer.
+            return Resolution(context.model_copy(update={"goal": None}), replaced, state)
+        return Resolution(context, effective, state)
 
     if frame is not None and _chooses_a_value(question, entities, frame):
         context = ResolvedContext(
@@ -460,3 +466,26 @@ def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities
     if not remainder:
         return previous
     return f"{remainder}，{previous}"
+
+
+def _sibling_replaced(frame: QuestionFrame, remainder: str) -> str | None:
+    """The previous question about `remainder` instead of its subject, when the two are terms of one
+    kind (婚假几天 → 产假呢 asks 产假几天), else None."""
+    subject = _previous_subject(frame)
+    if subject is None or subject not in frame.question or not _sibling_term(remainder, subject):
+        return None
+    return frame.question.replace(subject, remainder, 1)
+
+
+def _sibling_term(remainder: str, subject: str) -> bool:
+    """True when `remainder` is one term of the same kind as the previous subject (产假 after 婚假, 事假
+    after 病假: one head character), so it takes the subject's place. Another kind of term (发票 after
+    报销) narrows the question instead and is put in front of it."""
+    terms = question_terms(remainder).terms
+    return (
+        len(terms) == 1
+        and terms[0].text == remainder
+        and remainder != subject
+        and min(len(remainder), len(subject)) >= 2
+        and remainder[-1] == subject[-1]
+    )
