@@ -316,6 +316,30 @@ def test_cancel_dismisses_the_pending_draft(
         assert session.scalar(select(func.count()).select_from(MemoryRow)) == memories
 
 
+def test_a_typed_confirmation_shows_the_open_draft_again_and_writes_nothing(
+    actor: Any, clock: FakeClock, warm_services: Services
+) -> None:
+    employee = actor("employee")
+    with warm_services.sessions() as session:
+        memories = session.scalar(select(func.count()).select_from(MemoryRow))
+    draft = employee.ask("记一下，5栋电梯按钮失灵要报修")["actionDraft"]
+    typed = employee.ask("确认")
+    assert typed["status"] == "NEEDS_CONFIRMATION"
+    assert typed["actionDraft"]["draftId"] == draft["draftId"]
+    assert "尚未执行任何操作" in typed["answer"]
+    with warm_services.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(MemoryRow)) == memories
+        row = session.get(ActionDraftRow, draft["draftId"])
+        assert row is not None and row.status == draft["status"]
+    assert "已取消" in employee.ask("算了")["answer"]  # the draft is still the open one
+
+
+def test_agreeing_with_no_draft_open_is_no_confirmation(actor: Any, clock: FakeClock) -> None:
+    response = actor("employee").ask("好的")
+    assert response["status"] == "COMPLETED"
+    assert response["actionDraft"] is None
+
+
 def test_cancel_with_nothing_pending_says_so(actor: Any, clock: FakeClock) -> None:
     response = actor("employee").ask("算了")
     assert response["status"] == "COMPLETED"

@@ -171,6 +171,18 @@ def strip_punct(text: str) -> str:
     return text.strip(_PUNCT)
 
 
+ASSENT_RE = re.compile(
+    r"^(?:嗯|那)?(?:确认|确定|好的?|可以|行|没问题|对|是的|就这样|提交|保存|发吧|ok|OK|Ok)"
+    r"(?:了|吧|啊|呀|的|提交|保存|执行)?(?:谢谢)?$"
+)
+"""A whole utterance that only agrees ("确认", "好的提交"): with a draft open it means "do it"."""
+
+
+def is_assent(text: str) -> bool:
+    """True when the whole utterance only agrees; it names nothing else to do."""
+    return ASSENT_RE.match(_PUNCT_RE.sub("", text)) is not None
+
+
 def is_cancel(text: str) -> bool:
     """True when the whole utterance cancels ("算了" / "不用了" / "取消")."""
     return CANCEL_RE.match(_PUNCT_RE.sub("", text)) is not None

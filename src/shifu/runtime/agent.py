@@ -23,6 +23,7 @@ from shifu.answer.compose import Composer, compose_for
 from shifu.answer.render import citation_order, render_answer_text
 from shifu.audit.recorder import AuditRecorder, RunAudit, scope_hash, sha256_text
 from shifu.context.conversation import ConversationService
+from shifu.context.cues import is_assent
 from shifu.context.refs import RefOutcome, check_fact_ref, find_citation, find_fact_ref
 from shifu.context.resolve import REFERENCE_AMBIGUOUS, REFERENCE_UNRESOLVED, Resolution, resolve, turn_frame
 from shifu.context.state import PendingItem, PendingKind, Turn
@@ -250,6 +251,9 @@ class AgentRuntime:
     def _turn(self, ctx: ExecutionContext, res: Resolution) -> TurnResult:
         if res.context.relation is ContextRelation.CANCEL:
             return self._cancel(ctx, res)
+        pending = res.state.pending
+        if pending is not None and pending.kind is PendingKind.DRAFT and is_assent(res.effective_question):
+            return self._confirm_on_the_card(ctx, res, pending)
         if res.cancelled is not None:
             self._dismiss(ctx, res.cancelled)
         question = res.effective_question
@@ -548,6 +552,26 @@ class AgentRuntime:
             answer=replies.CANCELLED if cancelled is not None else replies.NOTHING_TO_CANCEL,
             reason_codes=["CANCELLED" if cancelled is not None else "NOTHING_TO_CANCEL"],
         )
+
+    def _confirm_on_the_card(self, ctx: ExecutionContext, res: Resolution, item: PendingItem) -> TurnResult:
+        """ "确认" typed while a draft is open: a write runs only through the card's confirm action (with
+        its version and, for a record, the chosen visibility), so the card is shown again, still open."""
+        turn = TurnResult(
+            intent=res.context.previous_intent or Intent.DRAFT_ACTION,
+            status=ResponseStatus.NEEDS_CONFIRMATION,
+            answer=replies.CONFIRM_ON_THE_CARD,
+            reason_codes=["CONFIRM_ON_THE_CARD"],
+        )
+        try:
+            turn.draft = self._p.actions.card(ctx, item.item_id, now=ctx.now)
+        except ShifuError as exc:
+            log.info("draft_card_unavailable", extra={"code": exc.code})
+            turn.status = ResponseStatus.NEEDS_INPUT
+            turn.answer = replies.NOTHING_TO_CONFIRM
+            turn.reason_codes = [exc.code]
+            return turn
+        turn.pending_draft_id = item.item_id
+        return turn
 
     def _dismiss(self, ctx: ExecutionContext, item: PendingItem) -> None:
         if item.kind is not PendingKind.DRAFT:
