@@ -280,3 +280,37 @@ def test_a_confirmed_training_assignment_is_on_the_assignees_to_do_list(
     lines = [line for line in _task_lines(listed["answer"]) if topic in line]
     assert len(lines) == 1 and "训练" in lines[0] and due in lines[0], listed["answer"]
     assert not any(topic in line for line in _task_lines(other.ask("我还有哪些待办没完成")["answer"]))
+
+
+def test_a_draft_missing_its_assignee_is_completed_by_the_next_reply(
+    actor: Any, warm_services: Services, clock: FakeClock
+) -> None:
+    supervisor = actor("supervisor")
+    before = _writes(warm_services.sessions)
+    asked = supervisor.ask("给他派一个消防巡检的训练")
+    assert asked["status"] == "NEEDS_INPUT" and "指派对象" in asked["answer"]
+    completed = supervisor.ask("孙八")
+    assert completed["status"] == "NEEDS_CONFIRMATION", completed["answer"]
+    assert [c["tool"] for c in completed["trace"]["toolCalls"]] == ["PRACTICE_ASSIGNMENT_DRAFT"]
+    assert completed["trace"]["toolCalls"][0]["arguments"]["assigneeName"] == "孙八"
+    assert _writes(warm_services.sessions) == before  # a draft, nothing assigned yet
+
+
+def test_a_report_asked_for_without_its_content_takes_the_content_from_the_next_reply(
+    actor: Any, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    asked = employee.ask("我想投稿一个好人好事")
+    assert asked["status"] == "NEEDS_INPUT" and "内容" in asked["answer"]
+    assert employee.ask("确认")["status"] == "NEEDS_INPUT"  # nothing to confirm yet
+    completed = employee.ask("今天帮3栋王阿姨把摔倒的老人送到医院")
+    assert completed["status"] == "NEEDS_CONFIRMATION", completed["answer"]
+    content = completed["actionDraft"]["fields"]["content"]
+    assert content.startswith("今天帮3栋王阿姨") and "投稿" not in content
+
+
+def test_a_question_after_an_incomplete_draft_is_answered_as_a_question(actor: Any, clock: FakeClock) -> None:
+    supervisor = actor("supervisor")
+    supervisor.ask("给他派一个消防巡检的训练")
+    answered = supervisor.ask("电梯困人怎么办")
+    assert answered["intent"] == "KNOWLEDGE_QA" and answered["status"] == "COMPLETED"

@@ -76,6 +76,19 @@ def resolve_window(args: ReviewDraftArgs, *, today: date) -> tuple[date | None, 
     return first, following - day
 
 
+_REPORT_REQUEST_ONLY = re.compile(
+    r"^(?:我|师傅)?(?:想|要|准备|打算)?(?:帮我)?(?:投稿|提交|上报|交|写)(?:一[个篇份条件]|个|下|一下)?(?:工作)?"
+    r"(?:成果|好人好事|案例|稿子|稿件|先进事迹|事迹|工作成果)?(?:吧|啊)?[。！!？?]?$"
+)
+"""我想投稿一个好人好事 asks to start a submission and says nothing of what was done: the draft asks for
+its content instead of submitting the request as the content."""
+_REPORT_LEAD = re.compile(
+    r"^(?:我|师傅)?(?:想|要)?(?:帮我)?(?:投稿|提交|上报)(?:一[个篇份条件]|个|一下)?(?:工作成果|好人好事|成果|案例)?"
+    r"\s*[:：，,]\s*"
+)
+"""我想投稿：今天帮… : the request in front of the content is not part of what was done."""
+
+
 @dataclass(frozen=True)
 class BuiltPayload:
     """A payload ready for a ticket, or the reason there is none."""
@@ -106,9 +119,9 @@ class PayloadBuilder:
         """Validate the arguments against the registered schema, then build the tool's payload."""
         ensure_may_draft(ctx, call.tool)
         arguments = dict(call.arguments)
-        if (
-            call.tool in (ToolCode.CAPTURE_MEMORY_DRAFT, ToolCode.WORK_REPORT_DRAFT)
-            and not str(arguments.get("content") or "").strip()
+        content = str(arguments.get("content") or "").strip()
+        if call.tool in (ToolCode.CAPTURE_MEMORY_DRAFT, ToolCode.WORK_REPORT_DRAFT) and (
+            not content or (call.tool is ToolCode.WORK_REPORT_DRAFT and _REPORT_REQUEST_ONLY.match(content))
         ):
             arguments["content"] = "-"
             blank = True
@@ -141,7 +154,7 @@ class PayloadBuilder:
         return BuiltPayload(payload, missing=() if content else ("content",))
 
     def _work_report(self, ctx: ExecutionContext, title: str | None, raw: str) -> BuiltPayload:
-        content = raw.strip()
+        content = _REPORT_LEAD.sub("", raw.strip()).strip()
         project_id = _current_project(ctx)
         payload = WorkReportPayload(
             project_id=project_id,

@@ -30,9 +30,17 @@ REDIS_GRACE = timedelta(hours=1)
 """Redis keeps a lapsed ticket this long so a late confirm answers 410 instead of 404."""
 
 
+DRAFT_ID_PREFIX = "d_"
+
+
 def new_draft_id() -> str:
     """An opaque, unguessable ticket id."""
-    return "d_" + secrets.token_urlsafe(24)
+    return DRAFT_ID_PREFIX + secrets.token_urlsafe(24)
+
+
+def is_draft_id(value: str) -> bool:
+    """True for a ticket id (a conversation's pending item may also hold a run id)."""
+    return value.startswith(DRAFT_ID_PREFIX)
 
 
 class TicketStore(Protocol):

@@ -178,6 +178,27 @@ ASSENT_RE = re.compile(
 """A whole utterance that only agrees ("确认", "好的提交"): with a draft open it means "do it"."""
 
 
+MAX_DRAFT_REPLY_CHARS = 120
+"""A reply supplying a draft's missing field (孙八, 下周五, what was done) is at most this long."""
+
+_NEW_REQUEST_RE = re.compile(
+    r"^(?:请|麻烦)?(?:帮我|给我|替我|帮忙|记一下|记下|查|看看|发|派|投稿|提交|我想|我要)"
+)
+"""A reply that starts a request of its own is not the missing field of the open draft."""
+
+
+def supplies_a_field(text: str) -> bool:
+    """True when `text` can be the value an incomplete draft asked for: short, asking nothing and
+    starting no request of its own ("孙八", "下周五截止", "今天帮3栋王阿姨把摔倒的老人送到医院")."""
+    clean = strip_punct(text)
+    return (
+        0 < len(clean) <= MAX_DRAFT_REPLY_CHARS
+        and not ASKS_RE.search(clean)
+        and not _NEW_REQUEST_RE.match(clean)
+        and not is_assent(clean)
+    )
+
+
 def is_assent(text: str) -> bool:
     """True when the whole utterance only agrees; it names nothing else to do."""
     return ASSENT_RE.match(_PUNCT_RE.sub("", text)) is not None

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shifu.context import cues
-from shifu.context.state import AnswerItemRecord, ConversationState, PendingItem, QuestionFrame
+from shifu.context.state import AnswerItemRecord, ConversationState, PendingItem, PendingKind, QuestionFrame
 from shifu.context.transitions import cancel_pending, invalidate_fact_refs
 from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
@@ -273,6 +273,19 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         next_state, cancelled = cancel_pending(state)
         context = ResolvedContext(relation=ContextRelation.CANCEL, **base)
         return Resolution(context, question, next_state, cancelled)
+
+    pending = state.pending
+    awaits_input = pending is not None and pending.kind is PendingKind.DRAFT_INPUT
+    if awaits_input and frame is not None and cues.supplies_a_field(question):
+        # 给他派一个消防巡检的训练 → 孙八: the request is planned again with the value it lacked; the
+        # incomplete draft is closed so only the completed one stays open.
+        context = ResolvedContext(
+            relation=ContextRelation.FOLLOW_UP,
+            references=[ResolvedReference(kind="FRAME", text=question)],
+            **{**base, "goal": None},
+        )
+        next_state, closed = cancel_pending(state)
+        return Resolution(context, f"{frame.question}，{question}", next_state, closed)
 
     correction = cues.correction_remainder(question)
     if correction is not None:

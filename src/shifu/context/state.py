@@ -159,6 +159,8 @@ class PendingKind(StrEnum):
     """What a conversation may be waiting on; "算了" cancels it."""
 
     DRAFT = "DRAFT"
+    DRAFT_INPUT = "DRAFT_INPUT"
+    """A draft that asked for a missing field (草稿还缺少：指派对象); the next short reply supplies it."""
     CLARIFICATION = "CLARIFICATION"
 
 

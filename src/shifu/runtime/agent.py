@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from shifu.actions.model import DismissRequest
 from shifu.actions.service import ActionService
+from shifu.actions.tickets import is_draft_id
 from shifu.answer.compose import Composer, compose_for
 from shifu.answer.render import citation_order, render_answer_text
 from shifu.audit.recorder import AuditRecorder, RunAudit, scope_hash, sha256_text
@@ -194,13 +195,18 @@ class AgentRuntime:
         resolution = resolve(request.text, view.state, entities=entities)
         turn = self._safe_turn(ctx, resolution)
         pending = None
-        if turn.pending_draft_id:
+        if turn.awaiting_draft_input:
+            item_id = turn.pending_draft_id or ctx.run_id
+            pending = PendingItem(kind=PendingKind.DRAFT_INPUT, item_id=item_id, created_at=ctx.now)
+        elif turn.pending_draft_id:
             pending = PendingItem(kind=PendingKind.DRAFT, item_id=turn.pending_draft_id, created_at=ctx.now)
         elif turn.pending_clarification:
             pending = PendingItem(kind=PendingKind.CLARIFICATION, item_id=ctx.run_id, created_at=ctx.now)
         state = state_after_turn(
             resolution.state,
-            frame=turn_frame(resolution, intent=turn.intent, entities=turn.entities),
+            frame=None
+            if turn.keeps_frame
+            else turn_frame(resolution, intent=turn.intent, entities=turn.entities),
             results=turn.results,
             ctx=ctx,
             now=ctx.now,
@@ -252,8 +258,19 @@ class AgentRuntime:
         if res.context.relation is ContextRelation.CANCEL:
             return self._cancel(ctx, res)
         pending = res.state.pending
-        if pending is not None and pending.kind is PendingKind.DRAFT and is_assent(res.effective_question):
-            return self._confirm_on_the_card(ctx, res, pending)
+        if pending is not None and is_assent(res.effective_question):
+            if pending.kind is PendingKind.DRAFT:
+                return self._confirm_on_the_card(ctx, res, pending)
+            if pending.kind is PendingKind.DRAFT_INPUT:
+                return TurnResult(
+                    intent=res.context.previous_intent or Intent.DRAFT_ACTION,
+                    status=ResponseStatus.NEEDS_INPUT,
+                    answer=replies.DRAFT_STILL_MISSING,
+                    reason_codes=["DRAFT_STILL_MISSING"],
+                    awaiting_draft_input=True,
+                    keeps_frame=True,
+                    pending_draft_id=pending.item_id if is_draft_id(pending.item_id) else None,
+                )
         if res.cancelled is not None:
             self._dismiss(ctx, res.cancelled)
         question = res.effective_question
@@ -527,6 +544,8 @@ class AgentRuntime:
             turn.pending_draft_id = turn.draft.draft_id
         if draft.get("reasonCode"):
             turn.reason_codes.append(str(draft["reasonCode"]))
+        missing = bool(draft.get("missingFields"))
+        turn.awaiting_draft_input = turn.status is ResponseStatus.NEEDS_INPUT and missing
         turn.sources = source_summary([result], None, [])
         return turn
 
@@ -561,6 +580,7 @@ class AgentRuntime:
             status=ResponseStatus.NEEDS_CONFIRMATION,
             answer=replies.CONFIRM_ON_THE_CARD,
             reason_codes=["CONFIRM_ON_THE_CARD"],
+            keeps_frame=True,
         )
         try:
             turn.draft = self._p.actions.card(ctx, item.item_id, now=ctx.now)
@@ -574,7 +594,7 @@ class AgentRuntime:
         return turn
 
     def _dismiss(self, ctx: ExecutionContext, item: PendingItem) -> None:
-        if item.kind is not PendingKind.DRAFT:
+        if item.kind not in (PendingKind.DRAFT, PendingKind.DRAFT_INPUT) or not is_draft_id(item.item_id):
             return
         try:
             card = self._p.actions.card(ctx, item.item_id, now=ctx.now)

@@ -48,6 +48,10 @@ class TurnResult:
     results: list[ToolResult] = field(default_factory=list)
     """Results whose facts become references (only for turns that served data)."""
     pending_draft_id: str | None = None
+    awaiting_draft_input: bool = False
+    """The draft asked for a missing field; the next short reply supplies it."""
+    keeps_frame: bool = False
+    """The turn only answered about the open draft ("确认"): the request it belongs to stays the goal."""
     pending_clarification: bool = False
     model_calls: int = 0
 
