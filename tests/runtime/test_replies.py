@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shifu.runtime.replies import FAREWELL_REPLY, SOCIAL_REPLY, THANKS_REPLY, social_reply
+from shifu.runtime.replies import ACKNOWLEDGED_REPLY, FAREWELL_REPLY, SOCIAL_REPLY, THANKS_REPLY, social_reply
 
 
 @pytest.mark.parametrize(
@@ -15,6 +15,8 @@ from shifu.runtime.replies import FAREWELL_REPLY, SOCIAL_REPLY, THANKS_REPLY, so
         ("好的，拜拜", FAREWELL_REPLY),
         ("你好", SOCIAL_REPLY),
         ("早上好", SOCIAL_REPLY),
+        ("好的", ACKNOWLEDGED_REPLY),
+        ("收到！", ACKNOWLEDGED_REPLY),
     ],
 )
 def test_small_talk_is_answered_in_kind(text: str, reply: str) -> None:
@@ -22,4 +24,4 @@ def test_small_talk_is_answered_in_kind(text: str, reply: str) -> None:
 
 
 def test_no_small_talk_reply_states_a_number() -> None:
-    assert not any(ch.isdigit() for ch in THANKS_REPLY + FAREWELL_REPLY + SOCIAL_REPLY)
+    assert not any(ch.isdigit() for ch in THANKS_REPLY + FAREWELL_REPLY + SOCIAL_REPLY + ACKNOWLEDGED_REPLY)

@@ -15,18 +15,25 @@ SOCIAL_REPLY = (
     "也可以让我帮你记录事项或起草需要你确认的操作。"
 )
 THANKS_REPLY = "不客气，有需要随时问我。"
+ACKNOWLEDGED_REPLY = "好的，有需要随时问我。"
 FAREWELL_REPLY = "好的，再见，注意休息。"
 
 _THANKS = re.compile(r"谢谢|多谢|感谢|谢了|辛苦了|辛苦啦")
 _FAREWELL = re.compile(r"再见|拜拜|回头见|下班了|先这样")
+_ACKNOWLEDGED = re.compile(
+    r"^(?:嗯+|哦+|噢|好的?|好滴|行|可以|明白了?|知道了|收到|了解了?|懂了|ok|OK|Ok)[。！!～~]*$"
+)
 
 
 def social_reply(question: str) -> str:
-    """Small talk answered in kind: thanks with 不客气, goodbye with 再见, anything else with a greeting."""
+    """Small talk answered in kind: thanks with 不客气, goodbye with 再见, 好的/收到 with a short 好的 (not
+    the introduction), anything else with a greeting."""
     if _THANKS.search(question):
         return THANKS_REPLY
     if _FAREWELL.search(question):
         return FAREWELL_REPLY
+    if _ACKNOWLEDGED.match(question.strip()):
+        return ACKNOWLEDGED_REPLY
     return SOCIAL_REPLY
 
 
