@@ -412,3 +412,12 @@ def test_how_to_do_the_last_listed_item_re_reads_it_and_searches_its_procedure(
     assert last in query and MONTH_TASKS not in query, "the item is the subject, not the listing request"
     if response["decision"] == "PARTIAL":
         assert any("步骤" in line for line in response["groundedAnswer"]["missingInformation"])
+
+
+def test_a_rule_question_about_another_project_says_it_covers_the_company_rule_only(
+    actor: Any, clock: FakeClock
+) -> None:
+    response = actor("employee_other_project").ask("华府装修周末能施工吗")
+    assert response["status"] == "COMPLETED", response["answer"]
+    assert {c["documentKey"] for c in response["citations"]} == {"zhuangxiu_guanli_guiding"}
+    assert "华府项目如有本项目的补充规定" in response["answer"] and "无权查看" in response["answer"]

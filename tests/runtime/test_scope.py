@@ -19,6 +19,7 @@ from shifu.runtime.scope import (
     own_read_instead,
     scoped_to_named_project,
     team_read_instead,
+    unseen_project_caveat,
     without_project_names,
 )
 
@@ -162,6 +163,13 @@ def test_the_projects_a_question_names_are_the_tenants_projects_by_name() -> Non
     assert named_projects("江湾项目谁还没复盘", NAMED) == ["proj-jiangwan"]
     assert named_projects("谁还没复盘", NAMED) == []
     assert named_projects("华府和江湾谁还没复盘", NAMED) == ["proj-huafu", "proj-jiangwan"]
+
+
+def test_a_rule_question_about_a_project_outside_the_users_says_it_covers_the_company_rule_only() -> None:
+    caveat = unseen_project_caveat("江湾项目的装修押金多少", NAMED)
+    assert caveat is not None and "江湾" in caveat and "无权查看" in caveat
+    assert unseen_project_caveat("华府项目的装修押金多少", NAMED) is None  # the user's own project
+    assert unseen_project_caveat("装修押金多少", NAMED) is None
 
 
 @pytest.mark.parametrize(

@@ -68,6 +68,7 @@ from shifu.runtime.scope import (
     own_read_instead,
     scoped_to_named_project,
     team_read_instead,
+    unseen_project_caveat,
     without_project_names,
 )
 from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
@@ -476,6 +477,11 @@ class AgentRuntime:
             turn.reason_codes += list(decision.reason_codes)
         if any(r.call.tool is ToolCode.KNOWLEDGE_SEARCH for r in results) and decision is not None:
             grounded = compose_for(self._p.composer, plan, decision, documents, facts)
+            caveat = unseen_project_caveat(plan.question, ctx)
+            if caveat is not None and (grounded.statements or grounded.steps):
+                grounded = grounded.model_copy(
+                    update={"missing_information": [*grounded.missing_information, caveat]}
+                )
             turn.grounded = grounded
             if grounded.composer == "MODEL":
                 turn.model_calls += 1

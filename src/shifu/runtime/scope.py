@@ -175,6 +175,20 @@ def about_named_projects(result: ToolResult, question: str, ctx: ExecutionContex
     )
 
 
+def unseen_project_caveat(question: str, ctx: ExecutionContext) -> str | None:
+    """A note for a rule question about a project the user does not belong to.
+
+    A 江湾 employee asking 华府装修周末能施工吗 is answered from the company-wide rule; a project's own
+    supplement (华府 bans weekend work) is visible to that project's staff only, so the answer says
+    that it covers the company rule only. It does not say whether such a supplement exists.
+    """
+    outside = [pid for pid in named_projects(question, ctx) if pid not in ctx.project_ids]
+    if not outside:
+        return None
+    names = "、".join(ctx.project_names[pid] for pid in outside)
+    return f"以上为公司通用规定；{names}项目如有本项目的补充规定，你当前账号无权查看，请向该项目确认。"
+
+
 def _applies_to(scope: tuple[str, ...], named: set[str]) -> bool:
     """A company-wide fragment applies to every project; a scoped one to its own projects."""
     return not scope or bool(named.intersection(scope))
