@@ -245,7 +245,13 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "next session the even half's unrejected noise sets and its rejections at noise 0 and 0.2 were "
         "printed (even ids only), no gate change followed, and every product change of that session was "
         "checked to leave both halves unchanged; in the session after it no RGB question or passage was "
-        "read and every product change was again checked to leave both halves unchanged):",
+        "read and every product change was again checked to leave both halves unchanged; in the next "
+        "session the gate's answers (with their passages) on the 18 even-id noise sets it does not "
+        "reject were printed again, candidate features over the answered sentences of all cases (the "
+        "question's year in the sentence or its fragment, an interrogative sentence, the e5 cosine of "
+        "question and sentence) were scored on both halves and the answering thresholds were swept "
+        "(`answer_sweep` section); none separated noise from answers, no gate change followed, and every "
+        "product change was checked to leave both halves unchanged):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
