@@ -12,6 +12,7 @@ from shifu.context import cues
 from shifu.context.resolve import (
     CORRECTION_VALUE_MISSING,
     REFERENCE_UNRESOLVED,
+    Resolution,
     effective_question,
     resolve,
     resolve_context,
@@ -388,16 +389,19 @@ def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
 def test_a_sibling_of_the_previous_subject_takes_its_place(
     previous: str, question: str, expected: str
 ) -> None:
-    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
-    res = resolve(question, state, entities=_entities(question))
+    res = _after_knowledge_question(previous, question)
     assert res.context.relation is ContextRelation.FOLLOW_UP
     assert res.effective_question == expected
     assert res.context.goal is None  # the old subject is not searched with the new one
 
 
+def _after_knowledge_question(previous: str, question: str) -> Resolution:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
+    return resolve(question, state, entities=_entities(question))
+
+
 def test_another_kind_of_term_narrows_the_previous_question() -> None:
-    state = state_with(previous=frame("报销要交啥材料", _entities("报销要交啥材料"), Intent.KNOWLEDGE_QA))
-    res = resolve("那发票呢", state, entities=_entities("那发票呢"))
+    res = _after_knowledge_question("报销要交啥材料", "那发票呢")
     assert res.effective_question == "发票，报销要交啥材料"
     assert res.context.goal == "报销要交啥材料"
 
@@ -436,8 +440,7 @@ def _entities(text: str) -> ExtractedEntities:
 def test_an_elliptical_follow_up_keeps_the_knowledge_goal(
     previous: str, question: str, expected: str
 ) -> None:
-    state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
-    res = resolve(question, state, entities=_entities(question))
+    res = _after_knowledge_question(previous, question)
     assert res.context.relation is ContextRelation.FOLLOW_UP
     assert res.effective_question == expected
 

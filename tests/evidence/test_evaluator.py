@@ -675,11 +675,17 @@ def test_a_frequency_of_another_activity_under_the_same_subject_is_no_answer() -
     assert decision.qualified_citation_ids == ("c2",)
 
 
-def _leave_doc(citation_id: str, text: str, version: str, locator: str) -> DocumentEvidence:
+def _leave_doc(
+    citation_id: str,
+    text: str,
+    version: str,
+    locator: str,
+    needs: tuple[EvidenceNeed, ...] = (EvidenceNeed.REQUIRED_MATERIALS,),
+) -> DocumentEvidence:
     return doc(
         citation_id,
         text,
-        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        needs=needs,
         version=version,
         document_key=f"qingjia_{version}",
         title="请假管理制度",
@@ -745,24 +751,18 @@ def test_versions_that_differ_in_the_section_written_for_the_claim_still_need_in
 
 def test_an_old_section_whose_newer_version_was_not_retrieved_is_not_answered_alone() -> None:
     p = plan("请假3天要谁批", [EvidenceNeed.APPROVAL])
-
-    def leave(citation_id: str, text: str, version: str, locator: str) -> DocumentEvidence:
-        return doc(
-            citation_id,
-            text,
-            needs=(EvidenceNeed.APPROVAL,),
-            version=version,
-            document_key=f"qingjia_{version}",
-            title="请假管理制度",
-            locator=locator,
-        )
+    approval = (EvidenceNeed.APPROVAL,)
 
     decision = _evaluate(
         p,
         search_result(
-            leave("c1", "请假3日以内（含3日），由部门负责人审批。", "2024版", "四、请假审批权限"),
-            leave("c2", "假期内需要延长的，应重新提交申请并获批准。", "2024版", "七、销假"),
-            leave("c3", "需要延长假期的，应在原假期结束前重新提交申请并获批准。", "2025版", "七、销假"),
+            _leave_doc(
+                "c1", "请假3日以内（含3日），由部门负责人审批。", "2024版", "四、请假审批权限", approval
+            ),
+            _leave_doc("c2", "假期内需要延长的，应重新提交申请并获批准。", "2024版", "七、销假", approval),
+            _leave_doc(
+                "c3", "需要延长假期的，应在原假期结束前重新提交申请并获批准。", "2025版", "七、销假", approval
+            ),
         ),
     )
     assert decision.status is DecisionStatus.NEEDS_INPUT  # the 2025 approval section may say otherwise
