@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -268,6 +270,29 @@ class Bench:
         )
 
 
+@contextmanager
+def bench_deployment(prefix: str) -> Iterator[tuple[Bench, Path]]:
+    """A throwaway demo deployment (org seeded, no corpus, no laws) and an empty folder for the passage
+    files; both are removed afterwards. Query vectors are memoised for the run."""
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        settings = Settings(
+            data_dir=root / "data", laws_dir=root / "no-laws", environment="demo", embedding_cache=CACHE_DIR
+        )
+        with use_settings(settings):
+            seed_demo(settings)
+            services = build_services(settings)
+            try:
+                services.knowledge.parts.embedder = QueryMemo(services.knowledge.parts.embedder)
+                folder = root / "passages"
+                folder.mkdir()
+                yield Bench(services), folder
+            finally:
+                services.close()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def cases_from_payload(payload: dict[str, Any]) -> list[Case]:
     """The cases of a written result file (to re-render without re-running)."""
 
@@ -311,38 +336,23 @@ def main(argv: list[str] | None = None) -> int:
         questions = questions[: args.limit]
     sets = build_sets(questions)
     timings: dict[str, float] = {}
-    root = Path(tempfile.mkdtemp(prefix="shifu-rgb-"))
-    try:
-        settings = Settings(
-            data_dir=root / "data", laws_dir=root / "no-laws", environment="demo", embedding_cache=CACHE_DIR
+    with bench_deployment("shifu-rgb-") as (bench, folder):
+        started = time.perf_counter()
+        embedded = prewarm(
+            bench.kb.parts.embedder, {p.stem: p for s in sets for p in s.passages}.values(), folder
         )
-        with use_settings(settings):
-            seed_demo(settings)
-            services = build_services(settings)
-            try:
-                services.knowledge.parts.embedder = QueryMemo(services.knowledge.parts.embedder)
-                bench = Bench(services)
-                folder = root / "passages"
-                folder.mkdir()
-                started = time.perf_counter()
-                passages = {p.stem: p for s in sets for p in s.passages}.values()
-                embedded = prewarm(services.knowledge.parts.embedder, passages, folder)
-                timings["prewarm_s"] = time.perf_counter() - started
-                started = time.perf_counter()
-                ingested = bench.ingest(sets, folder)
-                timings["ingest_s"] = time.perf_counter() - started
-                bench.run(sets[0])  # loads the query model and the classifier outside the timings
-                started = time.perf_counter()
-                cases = []
-                for number, item in enumerate(sets, 1):
-                    cases.append(bench.run(item))
-                    if number % 60 == 0:
-                        print(f"rgb {number}/{len(sets)} cases", file=sys.stderr, flush=True)
-                timings["answer_s"] = time.perf_counter() - started
-            finally:
-                services.close()
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+        timings["prewarm_s"] = time.perf_counter() - started
+        started = time.perf_counter()
+        ingested = bench.ingest(sets, folder)
+        timings["ingest_s"] = time.perf_counter() - started
+        bench.run(sets[0])  # loads the query model and the classifier outside the timings
+        started = time.perf_counter()
+        cases = []
+        for number, item in enumerate(sets, 1):
+            cases.append(bench.run(item))
+            if number % 60 == 0:
+                print(f"rgb {number}/{len(sets)} cases", file=sys.stderr, flush=True)
+        timings["answer_s"] = time.perf_counter() - started
     summary = summarize(cases)
     payload: dict[str, Any] = {
         "benchmark": "answer.rgb_zh",

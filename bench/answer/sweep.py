@@ -16,9 +16,7 @@ RGB data is CC BY-NC-SA (internal evaluation only): the results hold figures onl
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,16 +25,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.answer.prewarm import CACHE_DIR, prewarm
+from bench.answer.prewarm import prewarm
 from bench.answer.rgb import build_sets, load_questions
-from bench.answer.run import Bench
-from bench.common import QueryMemo, machine_facts, pct, write_results
+from bench.answer.run import Bench, bench_deployment
+from bench.common import machine_facts, pct, write_results
 
 import shifu.evidence.answering as answering
 import shifu.evidence.slots as slots
-from shifu.config import Settings, use_settings
-from shifu.demo.setup import seed_demo
-from shifu.runtime.wiring import build_services
 
 SETTINGS: tuple[tuple[float, float], ...] = (
     (answering.CONTEXT_SCORE, answering.SENTENCE_SCORE),
@@ -118,45 +113,21 @@ def render(payload: dict[str, Any]) -> str:
 def main() -> int:
     """Run every setting on the same ingested sets and write the result files."""
     sets = build_sets(load_questions())
-    root = Path(tempfile.mkdtemp(prefix="shifu-rgb-sweep-"))
     shipped = SETTINGS[0]
     points: list[dict[str, Any]] = []
     started = time.perf_counter()
-    try:
-        settings = Settings(
-            data_dir=root / "data", laws_dir=root / "no-laws", environment="demo", embedding_cache=CACHE_DIR
-        )
-        with use_settings(settings):
-            seed_demo(settings)
-            services = build_services(settings)
-            try:
-                services.knowledge.parts.embedder = QueryMemo(services.knowledge.parts.embedder)
-                bench = Bench(services)
-                folder = root / "passages"
-                folder.mkdir()
-                prewarm(
-                    services.knowledge.parts.embedder,
-                    {p.stem: p for s in sets for p in s.passages}.values(),
-                    folder,
-                )
-                bench.ingest(sets, folder)
-                for context, sentence in SETTINGS:
-                    _use_thresholds(context, sentence)
-                    point = _operating_point(bench, sets)
-                    points.append(
-                        {
-                            "context_score": context,
-                            "sentence_score": sentence,
-                            "shipped": (context, sentence) == shipped,
-                        }
-                        | point
-                    )
-                    print(f"sweep {context}/{sentence}: {point}", file=sys.stderr, flush=True)
-            finally:
-                _use_thresholds(*shipped)
-                services.close()
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    with bench_deployment("shifu-rgb-sweep-") as (bench, folder):
+        prewarm(bench.kb.parts.embedder, {p.stem: p for s in sets for p in s.passages}.values(), folder)
+        bench.ingest(sets, folder)
+        try:
+            for context, sentence in SETTINGS:
+                _use_thresholds(context, sentence)
+                point = _operating_point(bench, sets)
+                setting = {"context_score": context, "sentence_score": sentence}
+                points.append(setting | {"shipped": (context, sentence) == shipped} | point)
+                print(f"sweep {context}/{sentence}: {point}", file=sys.stderr, flush=True)
+        finally:
+            _use_thresholds(*shipped)
     payload = {
         "benchmark": "answer_sweep",
         "what": (
