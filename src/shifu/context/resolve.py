@@ -318,13 +318,12 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
             **base,
         )
         switched = _asks_another_kind(remainder, frame) or _asks_another_record(remainder, frame)
-        effective = switched or substitute(frame, remainder, entities)
-        fell_back = effective == f"{remainder}，{frame.question}"
-        replaced = _sibling_replaced(frame, remainder) if fell_back else None
+        valued = switched or _value_substituted(frame, remainder, entities)
+        replaced = None if valued else _sibling_replaced(frame, remainder)
         if replaced is not None:
             # 产假几天 stands alone: searching the old goal (婚假几天) with it would let 婚假 answer.
             return Resolution(context.model_copy(update={"goal": None}), replaced, state)
-        return Resolution(context, effective, state)
+        return Resolution(context, valued or substitute(frame, remainder, entities), state)
 
     if frame is not None and _chooses_a_value(question, entities, frame):
         context = ResolvedContext(
@@ -453,6 +452,14 @@ def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities
     Falls back to "<new value>，<previous question>" when the previous question has no
     entity of that kind, so the planner still sees both.
     """
+    replaced = _value_substituted(frame, remainder, entities)
+    if replaced is not None:
+        return replaced
+    return f"{remainder}，{frame.question}" if remainder else frame.question
+
+
+def _value_substituted(frame: QuestionFrame, remainder: str, entities: ExtractedEntities) -> str | None:
+    """The previous question with a value of the remainder in place of its own, or None."""
     previous = frame.question
     for kind in _SUBSTITUTABLE:
         stated = getattr(entities, kind)
@@ -476,9 +483,7 @@ def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities
                 else:
                     new_text = _replace_amount(old_text, remainder) if kind == "amounts" else remainder
                 return previous.replace(old_text, new_text, 1)
-    if not remainder:
-        return previous
-    return f"{remainder}，{previous}"
+    return None
 
 
 def _sibling_replaced(frame: QuestionFrame, remainder: str) -> str | None:
