@@ -23,8 +23,10 @@ from shifu.contracts.common import (
 from shifu.contracts.decision import DecisionResult
 from shifu.contracts.entities import AmountCaliber, ComparatorOp
 from shifu.contracts.evidence import DocumentEvidence, DocumentScope
+from shifu.evidence.conflicts import Covering
 from shifu.evidence.evaluator import EvidenceEvaluator, effective_needs
 from shifu.evidence.status import response_status
+from shifu.evidence.versions import current_versions
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
 
 from .builders import NOW, TODAY, doc, fact, facts_result, plan, search_result
@@ -767,3 +769,14 @@ def test_an_old_section_whose_newer_version_was_not_retrieved_is_not_answered_al
     )
     assert decision.status is DecisionStatus.NEEDS_INPUT  # the 2025 approval section may say otherwise
     assert decision.slots[0].reason_code == "VERSION_CONFLICT"
+
+
+def test_the_newest_versions_keep_the_ranking_of_the_covering_fragments() -> None:
+    ranked = [
+        _leave_doc("a1", "病假须提交病假证明。", "2025版", "五、证明材料"),
+        doc("b1", "装修押金为每户3000元。", needs=(EvidenceNeed.REQUIRED_MATERIALS,), title="装修管理规定"),
+        _leave_doc("a2", "年休假须提前5个工作日申请。", "2025版", "三、年休假"),
+        _leave_doc("a0", "病假须提交病假证明。", "2024版", "五、证明材料"),
+    ]
+    kept = current_versions([Covering(doc=d) for d in ranked])
+    assert [item.doc.citation_id for item in kept] == ["a1", "b1", "a2"]  # rank order, 2024 copy dropped

@@ -81,15 +81,14 @@ def current_versions(covering: Sequence[Covering]) -> list[Covering]:
     2025 version's list, not both lists interleaved (they differ on items nobody asked about). An
     older version's section stays when no newer version of that section covers the slot.
     """
-    kept: list[Covering] = []
+    kept_ids: set[str] = set()
     for family in document_families([item.doc for item in covering]):
         newest: dict[str, tuple[date, str]] = {}
         for doc in family:
             key = section_key(doc.locator)
             newest[key] = max(newest.get(key, _age(doc)), _age(doc))
-        kept_ids = {doc.citation_id for doc in family if _age(doc) == newest[section_key(doc.locator)]}
-        kept += [item for item in covering if item.doc.citation_id in kept_ids]
-    return kept
+        kept_ids.update(doc.citation_id for doc in family if _age(doc) == newest[section_key(doc.locator)])
+    return [item for item in covering if item.doc.citation_id in kept_ids]
 
 
 def lacks_newest_version(covering: Sequence[Covering], candidates: Sequence[DocumentEvidence]) -> bool:
@@ -99,9 +98,9 @@ def lacks_newest_version(covering: Sequence[Covering], candidates: Sequence[Docu
     2025 sections on other points were; agreement on the asked section cannot be shown, so the
     versions are compared on everything that covers instead of on the approval section alone.
     """
+    covering_ids = {item.doc.citation_id for item in covering}
     for family in document_families([item.doc for item in covering] + list(candidates)):
-        versions = {_age(doc) for doc in family}
-        covered = {_age(item.doc) for item in covering if item.doc in family}
-        if covered and max(versions) not in covered:
+        covered = {_age(doc) for doc in family if doc.citation_id in covering_ids}
+        if covered and max(_age(doc) for doc in family) not in covered:
             return True
     return False
