@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select
 
+from shifu.actions.builders import parse_location
 from shifu.config import Settings
 from shifu.runtime.wiring import Services
 from shifu.store.engine import transaction
@@ -421,3 +422,19 @@ def test_a_rule_question_about_another_project_says_it_covers_the_company_rule_o
     assert response["status"] == "COMPLETED", response["answer"]
     assert {c["documentKey"] for c in response["citations"]} == {"zhuangxiu_guanli_guiding"}
     assert "华府项目如有本项目的补充规定" in response["answer"] and "无权查看" in response["answer"]
+
+
+def test_a_note_about_a_listed_item_names_the_item_and_dates_its_relative_day(
+    actor: Any, clock: FakeClock, warm_services: Services
+) -> None:
+    employee = actor("employee")
+    first = _listed(employee)["data"]["items"][0]["title"]
+    response = employee.ask("帮我记一下第一项已经跟业主约好明早去")
+    assert response["status"] == "NEEDS_CONFIRMATION", response["answer"]
+    reread = _task_calls(response)
+    assert reread and reread[0]["status"] == "OK", "the item is read again before the note names it"
+    fields = response["actionDraft"]["fields"]
+    tomorrow = (clock().astimezone(warm_services.settings.tz) + timedelta(days=1)).date()
+    assert fields["content"] == f"“{first}”已经跟业主约好明早（{tomorrow.month}月{tomorrow.day}日）去"
+    assert fields["location"] == parse_location(first)
+    assert "已取消" in employee.ask("算了")["answer"]

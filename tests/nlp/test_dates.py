@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from shifu.nlp.dates import anchor_relative_days
 from shifu.nlp.entities import extract_entities
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -65,3 +66,20 @@ def test_invalid_calendar_dates_are_not_invented() -> None:
 def test_dates_keep_the_surface_form_and_question_order() -> None:
     dates = extract_entities("不是本月，是上个月的", now=datetime(2026, 5, 5, tzinfo=TZ), tz=TZ).dates
     assert [d.text for d in dates] == ["本月", "上个月"]
+
+
+@pytest.mark.parametrize(
+    ("text", "anchored"),
+    [
+        ("已经跟业主约好明早去", "已经跟业主约好明早（12月9日）去"),
+        ("今晚巡检，后天回访", "今晚（12月8日）巡检，后天（12月10日）回访"),
+        ("大后天交材料", "大后天（12月11日）交材料"),
+        ("下周一开会", "下周一（12月14日）开会"),
+        ("明天（12月9日）去", "明天（12月9日）去"),
+        ("12月20日前交", "12月20日前交"),
+        ("周末加班", "周末加班"),
+        ("本月底前完成", "本月底前完成"),
+    ],
+)
+def test_relative_days_in_a_note_are_followed_by_their_date(text: str, anchored: str) -> None:
+    assert anchor_relative_days(text, date(2026, 12, 8)) == anchored

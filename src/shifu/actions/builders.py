@@ -33,6 +33,7 @@ from shifu.contracts.context import ExecutionContext
 from shifu.contracts.plan import ToolCall
 from shifu.contracts.tool_args import TOOL_ARGUMENT_MODELS, DateRangeName, ReviewDraftArgs
 from shifu.errors import BadRequest, Forbidden
+from shifu.nlp.dates import anchor_relative_days
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ class PayloadBuilder:
         except ValidationError as exc:
             raise BadRequest("草稿参数不符合要求。", code="INVALID_ARGUMENTS") from exc
         if call.tool is ToolCode.CAPTURE_MEMORY_DRAFT:
-            return self._memory(ctx, "" if blank else args.content)
+            return self._memory(ctx, "" if blank else args.content, today=now.astimezone(self._tz).date())
         if call.tool is ToolCode.WORK_REPORT_DRAFT:
             return self._work_report(ctx, args.title, "" if blank else args.content)
         if call.tool is ToolCode.PRACTICE_ASSIGNMENT_DRAFT:
@@ -142,8 +143,8 @@ class PayloadBuilder:
     def _project_name(self, ctx: ExecutionContext, project_id: str | None) -> str | None:
         return self._directory.project_name(ctx.tenant_id, project_id) if project_id else None
 
-    def _memory(self, ctx: ExecutionContext, raw: str) -> BuiltPayload:
-        content = strip_trigger(raw)
+    def _memory(self, ctx: ExecutionContext, raw: str, *, today: date) -> BuiltPayload:
+        content = anchor_relative_days(strip_trigger(raw), today)
         project_id = _current_project(ctx)
         payload = MemoryPayload(
             content=content or None,

@@ -37,11 +37,17 @@ _DAY_WORDS = {
     "今天": 0,
     "今日": 0,
     "当天": 0,
+    "今早": 0,
+    "今晚": 0,
     "明天": 1,
     "明日": 1,
+    "明早": 1,
+    "明晚": 1,
+    "大后天": 3,
     "后天": 2,
     "昨天": -1,
     "昨日": -1,
+    "昨晚": -1,
     "前天": -2,
 }
 _NUM = rf"(?:\d{{1,4}}|{CN_NUMBER})"
@@ -187,3 +193,28 @@ def find_dates(text: str, today: date, taken: list[tuple[int, int]]) -> Iterator
             taken.append((m.start(), m.end()))
             start, end = resolved
             yield DateMatch(m.start(), m.end(), DateSpan(start=start, end=end, text=m.group(0)))
+
+
+_ANCHORED_KINDS = frozenset({"day_word", "week_day"})
+"""Relative single days: 明早, 后天, 下周一 (an explicit 12月9日 needs no anchor)."""
+_ALREADY_ANCHORED = re.compile(r"\s*[（(]")
+
+
+def anchor_relative_days(text: str, today: date) -> str:
+    """The text with each relative day followed by its date: 明早去 → 明早（12月9日）去.
+
+    A saved note is read on later days, when 明早 no longer means what it meant when it was
+    written; the server clock, never a model, fixes the day. A 周末 (two days) is left as written.
+    """
+    anchors: list[tuple[int, str]] = []
+    for kind, pattern in _PATTERNS:
+        if kind not in _ANCHORED_KINDS:
+            continue
+        for m in pattern.finditer(text):
+            resolved = _resolve(kind, m, today)
+            if resolved is None or resolved[0] != resolved[1] or _ALREADY_ANCHORED.match(text, m.end()):
+                continue
+            anchors.append((m.end(), f"（{resolved[0].month}月{resolved[0].day}日）"))
+    for end, anchor in sorted(anchors, reverse=True):
+        text = text[:end] + anchor + text[end:]
+    return text

@@ -61,6 +61,7 @@ from shifu.runtime.assemble import (
     worst_tool_status,
 )
 from shifu.runtime.follow_up import knowledge_follow_up
+from shifu.runtime.item_notes import NamedItem, name_items_in_notes, named_item
 from shifu.runtime.rounds import BoundedRun, FollowUp, RunOutcome
 from shifu.runtime.scope import (
     about_named_projects,
@@ -327,16 +328,21 @@ class AgentRuntime:
     ) -> TurnResult:
         budget = RunBudget(self._p.limits)
         pre_results: list[ToolResult] = []
+        items: list[NamedItem] = []
         calls = list(plan.tool_calls)
         for reference in res.context.references:
             if reference.kind == "FACT_ITEM" and reference.fact_ref:
+                read_before = len(pre_results)
                 refused = self._reread_fact(ctx, res, reference.fact_ref, plan, budget, pre_results)
                 if refused is not None:
                     return self._refusal(base, refused)
+                if len(pre_results) > read_before and (item := named_item(reference.text, pre_results[-1])):
+                    items.append(item)
             if reference.kind == "DOCUMENT" and reference.citation_id:
                 calls = self._bind_document(res, reference.citation_id, calls, plan)
         reread_tools = {r.call.tool for r in pre_results}
         calls = self._enrich_with_items([c for c in calls if c.tool not in reread_tools], pre_results)
+        calls = name_items_in_notes(calls, items)
         plan = plan.model_copy(update={"tool_calls": [*(r.call for r in pre_results), *calls]})
 
         def execute(batch: Sequence[ToolCall], number: int) -> list[ToolResult]:
