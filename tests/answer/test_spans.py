@@ -195,3 +195,17 @@ CHECKUP = (
 def test_without_the_slots_cue_words_the_sentences_repeating_the_question_are_quoted_not_the_whole() -> None:
     spans = select_spans(EvidenceNeed.ELIGIBILITY, CHECKUP, "体检费能报销吗")
     assert spans == ["体检费用由候选人先行垫付，入职满1个月后凭体检发票报销，报销上限为200元。"]
+
+
+def test_a_count_question_quotes_the_count_not_a_lead_time_in_the_same_unit() -> None:
+    text = (
+        "员工累计工作已满1年不满10年的，年休假5天；已满10年的，年休假10天。"
+        "年休假须提前5个工作日在员工App提交申请。一次连续休年休假超过3天的，还须提交工作交接说明。"
+    )
+    assert select_spans(EvidenceNeed.AMOUNT_RULE, text, "年假有几天") == [
+        "员工累计工作已满1年不满10年的，年休假5天；",
+        "已满10年的，年休假10天。",
+    ]
+    assert select_spans(EvidenceNeed.DEADLINE, text, "年假要提前几天申请") == [
+        "年休假须提前5个工作日在员工App提交申请。"
+    ]

@@ -751,6 +751,43 @@ def test_versions_that_differ_in_the_section_written_for_the_claim_still_need_in
     assert decision.slots[0].reason_code == "VERSION_CONFLICT"
 
 
+_LEAVE_DAYS = "三、年休假的天数和申请时限"
+_DAYS_2024 = (
+    "员工累计工作已满1年不满10年的，年休假5天；已满10年的，年休假10天。年休假须提前3个工作日提交申请。"
+)
+_DAYS_2025 = (
+    "员工累计工作已满1年不满10年的，年休假5天；已满10年的，年休假10天。年休假须提前5个工作日提交申请。"
+    "一次连续休年休假超过3天的，还须提交工作交接说明。"
+)
+
+
+def test_versions_that_state_the_asked_count_alike_are_answered_from_the_newest() -> None:
+    amount = (EvidenceNeed.AMOUNT_RULE,)
+    decision = _evaluate(
+        plan("年假有几天", [EvidenceNeed.AMOUNT_RULE]),
+        search_result(
+            _leave_doc("c1", _DAYS_2024, "2024版", _LEAVE_DAYS, amount),
+            _leave_doc("c2", _DAYS_2025, "2025版", _LEAVE_DAYS, amount),
+        ),
+    )
+    assert decision.status is DecisionStatus.ANSWERED  # the notice period differs, the count does not
+    assert decision.conflicts == []
+    assert decision.qualified_citation_ids == ("c2",)
+
+
+def test_versions_that_differ_on_the_asked_lead_time_still_need_input() -> None:
+    deadline = (EvidenceNeed.DEADLINE,)
+    decision = _evaluate(
+        plan("年假要提前几天申请", [EvidenceNeed.DEADLINE]),
+        search_result(
+            _leave_doc("c1", _DAYS_2024, "2024版", _LEAVE_DAYS, deadline),
+            _leave_doc("c2", _DAYS_2025, "2025版", _LEAVE_DAYS, deadline),
+        ),
+    )
+    assert decision.status is DecisionStatus.NEEDS_INPUT
+    assert decision.slots[0].reason_code == "VERSION_CONFLICT"
+
+
 def test_an_old_section_whose_newer_version_was_not_retrieved_is_not_answered_alone() -> None:
     p = plan("请假3天要谁批", [EvidenceNeed.APPROVAL])
     approval = (EvidenceNeed.APPROVAL,)

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from shifu.evidence.quantity import DURATIONS, QuantityKind, asks_for_money, quantity_ask, supports_quantity
 from shifu.evidence.relevance import members_in_scope, mentions_subject, relevance, term_coverage
+from shifu.nlp.quantity_asks import (
+    DURATIONS,
+    QuantityKind,
+    asks_for_money,
+    qualifiers_in,
+    quantity_ask,
+    states_asked_quantity,
+    supports_quantity,
+)
 from shifu.nlp.scope_sections import scope_members, without_exclusions
 from shifu.nlp.terms import question_terms
 
@@ -307,3 +315,24 @@ def test_only_the_names_a_scope_lists_are_lent_not_words_inside_its_items() -> N
 def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
     joined = "公司设置的请假类型有以下几种：1. 年休假：带薪假期。2. 病假：因病休息。3. 事假：因私事请假。"
     assert {"年休假", "病假", "事假"} <= scope_members(joined)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "states"),
+    [
+        ("年假有几天", "已满10年不满20年的，年休假10天", True),
+        ("年假有几天", "年休假须提前5个工作日在员工App提交申请", False),
+        ("年假有几天", "一次连续休年休假超过3天的，还须提交工作交接说明", False),
+        ("年假有几天", "可顺延至次年3月31日前休完", False),
+        ("年假要提前几天申请", "年休假须提前5个工作日在员工App提交申请", True),
+        ("年假要提前几天申请", "已满10年不满20年的，年休假10天", False),
+        ("请假超过几天要经理批", "请假超过3天的由经理审批", True),
+        ("消防巡检多久一次", "每月至少检查一次", True),
+    ],
+)
+def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
+    question: str, sentence: str, states: bool
+) -> None:
+    ask = quantity_ask(question)
+    assert ask is not None
+    assert states_asked_quantity(ask, sentence, qualifiers_in(question)) is states

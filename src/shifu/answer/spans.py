@@ -20,6 +20,7 @@ from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
+from shifu.nlp.quantity_asks import qualifiers_in, quantity_ask, states_asked_quantity
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -153,6 +154,10 @@ def _asked_attribute_wordings(question: str) -> frozenset[str]:
     return frozenset(word for attribute in attributes for word in wordings(attribute))
 
 
+_QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
+"""Slots a count of days or hours answers (年假有几天, 要提前几天申请)."""
+
+
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
@@ -177,6 +182,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if bound is not None:
         # 最多几项: the sentence stating the upper limit before those stating a minimum.
         marked = [s for s in marked if states_bound(s, bound)] or marked
+    asked = quantity_ask(question) if question and need in _QUANTITY_NEEDS else None
+    if asked is not None:
+        # 年假有几天: 年休假5天 answers it, not 须提前5个工作日申请 (a lead time stated in days).
+        qualifiers = qualifiers_in(question)
+        marked = [s for s in marked if states_asked_quantity(asked, s, qualifiers)] or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]

@@ -71,17 +71,22 @@ def document_families(docs: Sequence[DocumentEvidence]) -> list[list[DocumentEvi
     return list(families.values())
 
 
-def _claim_texts(texts: Sequence[str], claim_score: Callable[[str], float] | None) -> frozenset[str]:
+def _claim_texts(
+    texts: Sequence[str], claim_score: Callable[[str], float] | None, states_claim: Callable[[str], bool]
+) -> frozenset[str]:
     """What one version says on the question's point: its best-matching sentences, else all its text.
 
     Two versions that reword other sentences of a section but state the asked rule alike
     (年休假5天 in both) do not disagree on this question: they agree when each version's claim
-    sentences stand word for word (punctuation aside) in every other version.
+    sentences stand word for word (punctuation aside) in every other version. Sentences that
+    state what is asked (`states_claim`: the count of days, not the notice period in days) are
+    preferred; when none does, every sentence competes.
     """
     whole = frozenset(_normalized(text) for text in texts)
     if claim_score is None:
         return whole
     sentences = [sentence for text in texts for sentence in _SENTENCE.findall(strip_instructions(text))]
+    sentences = [sentence for sentence in sentences if states_claim(sentence)] or sentences
     scored = [(claim_score(sentence), _normalized(sentence)) for sentence in sentences]
     best = max((score for score, _ in scored), default=0.0)
     if best <= 0:
@@ -90,7 +95,10 @@ def _claim_texts(texts: Sequence[str], claim_score: Callable[[str], float] | Non
 
 
 def _version_conflicts(
-    need: EvidenceNeed, covering: Sequence[Covering], claim_score: Callable[[str], float] | None = None
+    need: EvidenceNeed,
+    covering: Sequence[Covering],
+    claim_score: Callable[[str], float] | None,
+    states_claim: Callable[[str], bool],
 ) -> list[Conflict]:
     conflicts: list[Conflict] = []
     for docs in document_families([item.doc for item in covering]):
@@ -98,7 +106,7 @@ def _version_conflicts(
         if len(versions) < 2:
             continue
         texts = {version: [doc.text for doc in docs if doc.version == version] for version in versions}
-        claims = {version: _claim_texts(texts[version], claim_score) for version in versions}
+        claims = {version: _claim_texts(texts[version], claim_score, states_claim) for version in versions}
         wholes = {version: _bare("".join(texts[version])) for version in versions}
         if all(
             _bare(claim) in wholes[other]
@@ -220,17 +228,19 @@ def find_conflicts(
     about_subject: Callable[[str], bool] = _anything,
     siblings: Sequence[Covering] = (),
     claim_score: Callable[[str], float] | None = None,
+    states_claim: Callable[[str], bool] = _anything,
 ) -> list[Conflict]:
     """Every disagreement among the documents covering one need.
 
     Versions of one document family (same key or same title) are compared first, including
     the same section of other qualified versions (`siblings`), on the sentences that best
-    match the question (`claim_score`) when given; amounts and time limits are
+    match the question (`claim_score`) among those stating what it asks (`states_claim`) when
+    given; amounts and time limits are
     then compared across different documents only (one document's tiers are not a
     conflict), and only values stated in sentences about the question's subject count:
     装修押金 3000元 and 出入证 10元 are different things, not a conflict.
     """
-    conflicts = _version_conflicts(need, [*covering, *siblings], claim_score)
+    conflicts = _version_conflicts(need, [*covering, *siblings], claim_score, states_claim)
     versioned_ids = {cid for conflict in conflicts for cid in conflict.citation_ids}
     rest = [item for item in covering if item.doc.citation_id not in versioned_ids]
     if need is EvidenceNeed.AMOUNT_RULE:

@@ -134,6 +134,7 @@ class EvidenceEvaluator:
                 about_subject=view.about_subject,
                 siblings=siblings,
                 claim_score=view.claim_score,
+                states_claim=view.states_claim,
             )
             if found:
                 conflicts += found

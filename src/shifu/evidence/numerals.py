@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from shifu.nlp.numerals import BODY_NUMBER, BODY_NUMERAL_CHARS
+
 CN_DIGITS: dict[str, int] = {
     "零": 0,
     "〇": 0,
@@ -25,9 +27,8 @@ CN_DIGITS: dict[str, int] = {
     "九": 9,
 }
 CN_UNITS: dict[str, int] = {"十": 10, "百": 100, "千": 1000}
-CN_NUMERAL_CHARS = "零〇一二两三四五六七八九十百千万"
-
-NUMBER_PATTERN = rf"(?:\d+(?:,\d{{3}})*(?:\.\d+)?|[{CN_NUMERAL_CHARS}]+)"
+CN_NUMERAL_CHARS = BODY_NUMERAL_CHARS
+NUMBER_PATTERN = BODY_NUMBER
 """A number written in Arabic digits (with optional thousands commas) or Chinese numerals."""
 
 

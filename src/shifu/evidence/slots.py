@@ -28,7 +28,6 @@ from shifu.evidence.caliber import (
     match_rules,
 )
 from shifu.evidence.conflicts import Covering
-from shifu.evidence.quantity import QuantityAsk, QuantityKind, quantity_ask, supports_quantity
 from shifu.evidence.relevance import (
     Relevance,
     fragment_haystack,
@@ -43,6 +42,14 @@ from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.injection import strip_instructions, without_instructions
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
+from shifu.nlp.quantity_asks import (
+    QuantityAsk,
+    QuantityKind,
+    qualifiers_in,
+    quantity_ask,
+    states_asked_quantity,
+    supports_quantity,
+)
 from shifu.nlp.scope_sections import without_exclusions
 from shifu.nlp.terms import QuestionTerms, question_terms
 
@@ -122,6 +129,8 @@ class QuestionView:
     """可以…吗 / 能不能 / 哪些不能做: what is forbidden answers it first."""
     durations: frozenset[tuple[Decimal, DurationUnit]] = frozenset()
     """Lengths of time the question states (超过30天还能报吗): a section stating one is on point."""
+    qualifiers: frozenset[str] = frozenset()
+    """Words qualifying the quantity asked (要提前几天): see `quantity.states_asked_quantity`."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -142,6 +151,7 @@ class QuestionView:
             locators=frozenset(_ARTICLE.findall(subject)),
             asks_permission=bool(_PERMISSION.search(subject)),
             durations=_durations(subject),
+            qualifiers=qualifiers_in(subject),
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -164,6 +174,11 @@ class QuestionView:
     def names_locator(self, doc: DocumentEvidence) -> bool:
         """The question names this fragment's own article or section (消防法第十六条 → 第十六条)."""
         return bool(self.locators) and doc.locator in self.locators
+
+    def states_claim(self, sentence: str) -> bool:
+        """True when a sentence states what the question asks for: for a quantity question, the
+        quantity itself (年休假5天), not a condition or lead time stated in days (提前5个工作日)."""
+        return self.ask is None or states_asked_quantity(self.ask, sentence, self.qualifiers)
 
     def claim_score(self, sentence: str) -> float:
         """How much of the question one sentence covers (0 when it has nothing to say on it)."""

@@ -43,6 +43,10 @@ ARABIC_NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?"
 """Regex fragment: an Arabic number with optional thousands separators and decimals."""
 NUMBER = rf"(?:{ARABIC_NUMBER}\s*[万千百亿]?|{CN_NUMBER}(?:点[{''.join(CN_DIGITS)}]+)?[万亿]?)"
 """Regex fragment: any number this module can parse."""
+BODY_NUMERAL_CHARS = "零〇一二两三四五六七八九十百千万"
+"""The Chinese numeral characters governed document bodies write numbers with."""
+BODY_NUMBER = rf"(?:{ARABIC_NUMBER}|[{BODY_NUMERAL_CHARS}]+)"
+"""Regex fragment: a number as a document body writes it next to its unit (5天, 五个工作日)."""
 
 _ARABIC_WITH_UNIT = re.compile(rf"^({ARABIC_NUMBER})\s*([万千百亿]?)$")
 _CN_DECIMAL = re.compile(rf"^([{_CN_CHARS}]+)点([{''.join(CN_DIGITS)}]+)([万亿]?)$")

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shifu.evidence.numerals import NUMBER_PATTERN
 from shifu.nlp.frequency import FREQUENCY_ASK, asks_frequency, states_frequency
+from shifu.nlp.numerals import BODY_NUMBER
 
 
 class QuantityKind(StrEnum):
@@ -71,7 +71,7 @@ _ASKS: tuple[tuple[re.Pattern[str], frozenset[QuantityKind]], ...] = (
     ),
 )
 
-_N = NUMBER_PATTERN
+_N = BODY_NUMBER
 _STATED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     (QuantityKind.RATIO, re.compile(r"百分之[零一二三四五六七八九十百点]+|\d+(?:\.\d+)?\s*[%％]")),
     (QuantityKind.MULTIPLE, re.compile(rf"(?:{_N})\s*倍")),
@@ -120,6 +120,43 @@ def stated_quantities(text: str) -> list[tuple[QuantityKind, str]]:
         found += [(kind, match.group(0)) for match in pattern.finditer(text)]
     found += [(QuantityKind.FREQUENCY, surface) for surface in states_frequency(text)]
     return found
+
+
+QUALIFIERS = ("提前", "超过", "超出", "以上", "以内", "以下", "不足", "不满", "连续", "至少", "最多")
+"""Words that make a stated quantity a condition or a lead time, not the value asked: 一次连续休年休假
+超过3天的 is a condition, 须提前5个工作日申请 a lead time; 年休假5天 is the count itself."""
+_CLAUSE = re.compile(r"[，,、：:（）()]")
+_AFTER = 3
+"""Characters after a quantity read for a trailing qualifier (3天以上)."""
+
+
+def qualifiers_in(text: str) -> frozenset[str]:
+    """The qualifier words `text` uses (a question asking 要提前几天 asks for the lead time)."""
+    return frozenset(word for word in QUALIFIERS if word in text)
+
+
+def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]) -> bool:
+    """True when `sentence` states a quantity of an asked kind as the value asked.
+
+    A quantity qualified by a word the question does not use (`asked`: 提前, 超过 …) answers another
+    question: 年假有几天 is answered by 年休假5天, not by 须提前5个工作日申请; and a question using
+    one (要提前几天) is answered by a quantity so qualified, not by 年休假5天. A day after a month
+    (3月31日) is a date, not a count. A frequency ask is not filtered.
+    """
+    if ask.kinds <= {QuantityKind.FREQUENCY}:
+        return True
+    for clause in _CLAUSE.split(sentence):
+        for kind, pattern in _STATED:
+            if kind not in ask.kinds:
+                continue
+            for match in pattern.finditer(clause):
+                before, after = clause[: match.start()], clause[match.end() : match.end() + _AFTER]
+                if before.endswith("月"):
+                    continue
+                used = qualifiers_in(before) | qualifiers_in(after)
+                if used <= asked and (used or not asked):
+                    return True
+    return False
 
 
 def supports_quantity(ask: QuantityAsk, body: str, about_subject: Callable[[str], bool]) -> bool:
