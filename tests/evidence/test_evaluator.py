@@ -255,6 +255,25 @@ def test_each_governance_failure_rejects(override: dict[str, Any]) -> None:
     assert decision.slots[0].reason_code == "GOVERNANCE"
 
 
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [
+        (Role.SUPERVISOR, DecisionStatus.ANSWERED),
+        (Role.OPERATOR, DecisionStatus.ANSWERED),
+        (Role.EMPLOYEE, DecisionStatus.NO_EVIDENCE),
+        (Role.CANDIDATE, DecisionStatus.NO_EVIDENCE),
+    ],
+)
+def test_a_document_for_one_role_answers_that_role_and_the_operator_preview(
+    role: Role, status: DecisionStatus
+) -> None:
+    scoped = doc(
+        "c1", PER_TRANSACTION, scope=DocumentScope(tenant_id="demo", space_id="s", roles=(Role.SUPERVISOR,))
+    )
+    p = plan("500元的一笔采购如何报销", [EvidenceNeed.AMOUNT_RULE], amount="500")
+    assert _evaluate(p, search_result(scoped), role=role).status is status
+
+
 @pytest.mark.parametrize("effective_to", [None, TODAY])
 def test_statute_without_effective_from_and_last_day_still_qualify(effective_to: date | None) -> None:
     law = doc(

@@ -31,7 +31,12 @@ ANECDOTAL_KINDS: frozenset[str] = frozenset({"案例", "访谈", "case", "interv
 
 
 def document_rejection(doc: DocumentEvidence, *, on_date: date, role: Role | None = None) -> str | None:
-    """Why this document cannot be evidence on `on_date`, or None when it passes governance."""
+    """Why this document cannot be evidence on `on_date`, or None when it passes governance.
+
+    An operator previews the content every role sees (the knowledge search is not narrowed by
+    document roles for them either, `SearchAccess.to_filter`); every other role must be one the
+    document is written for.
+    """
     if doc.authority not in RULE_AUTHORITIES:
         return "AUTHORITY_NOT_ACCEPTED"
     if doc.kind.strip().lower() in ANECDOTAL_KINDS:
@@ -50,7 +55,7 @@ def document_rejection(doc: DocumentEvidence, *, on_date: date, role: Role | Non
         return "NOT_YET_EFFECTIVE"
     if doc.effective_to is not None and doc.effective_to < on_date:
         return "EXPIRED"
-    if role is not None and doc.scope.roles and role not in doc.scope.roles:
+    if role is not None and role is not Role.OPERATOR and doc.scope.roles and role not in doc.scope.roles:
         return "SCOPE_ROLE_MISMATCH"
     return None
 
