@@ -145,6 +145,9 @@ def test_tasks_get_the_date_range_from_the_entities(deterministic: Deterministic
     [
         ("本月我已完成的待办", "DONE"),
         ("这个月我做完的任务有哪些", "DONE"),
+        ("我这个月完成了几个任务", "DONE"),
+        ("本月我做完了哪些工单", "DONE"),
+        ("这个月还没完成几个任务", None),
         ("我这个月还有什么没做完的", None),
         ("本月我还有没有做完的任务", None),
         ("这个月哪些待办还未完成", None),

@@ -83,6 +83,23 @@ def test_no_tasks_answer_is_explicit(executor: ToolExecutor, ctx_of: Ctx) -> Non
     assert render_result(result) == "6月18日你没有需要处理的待办。"
 
 
+@pytest.mark.parametrize(
+    ("actor", "status", "expected"),
+    [
+        ("employee", "DONE", "6月1日至6月30日你已完成 1 项任务："),
+        ("employee", "OVERDUE", "6月1日至6月30日你有 1 项已逾期的待办："),
+        ("employee_other_project", "DONE", "6月1日至6月30日你没有已完成的任务。"),
+    ],
+)
+def test_a_task_listing_filtered_by_status_says_what_it_counts(
+    executor: ToolExecutor, ctx_of: Ctx, actor: str, status: str, expected: str
+) -> None:
+    call = ToolCall(tool=ToolCode.MY_CURRENT_TASKS, arguments={"dateRange": "THIS_MONTH", "status": status})
+    text = render_result(executor.execute(ctx_of(actor), Intent.LIVE_MY_WORK, call, budget=RunBudget()))
+    assert text.splitlines()[0] == expected
+    assert "待办" not in text or status != "DONE"
+
+
 def test_crm_is_answered_as_not_connected(executor: ToolExecutor, ctx_of: Ctx) -> None:
     call = ToolCall(tool=ToolCode.CAPABILITY_QUERY, arguments={"requestedSystem": "CRM"})
     text = render_result(

@@ -94,8 +94,11 @@ _CAPTURE_PREFIX = re.compile(
 _RECIPIENT = re.compile(r"项目经理|主管|经理|组长|领班")
 _VIDEO = re.compile(r"视频|录像")
 _OVERDUE = re.compile(r"逾期|超期|过期|延期|拖了")
-_DONE = re.compile(r"(?<!没有)(?<!还没)(?<![没未不])(?:已完成|做完的|完成了的|已经完成)")
-"""Done work; never "没做完的" or "未完成" (those are the open tasks, the default)."""
+_DONE = re.compile(
+    r"(?<!没有)(?<!还没)(?<![没未不])(?:已完成|做完的|完成了的|已经完成|(?:完成|做完|干完)了(?=几|多少|哪|什么))"
+)
+"""Done work (完成了几个任务, 做完了哪些); never "没做完的" or "未完成" (those are the open tasks, the
+default)."""
 
 
 def choose_tool_set(intent: Intent, ranked: Sequence[tuple[ToolSet, float]]) -> ToolSet:

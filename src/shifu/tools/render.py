@@ -64,15 +64,25 @@ def _items(value: JsonValue) -> list[dict[str, JsonValue]]:
     return [item for item in value if isinstance(item, dict)]
 
 
+_TASK_COUNTS = {
+    "DONE": ("你没有已完成的任务。", "你已完成 {count} 项任务"),
+    "OVERDUE": ("你没有逾期的待办。", "你有 {count} 项已逾期的待办"),
+    "ALL": ("你没有任务。", "你共有 {count} 项任务"),
+}
+"""How a task listing filtered by status reads (empty, counted); open work reads as 待办."""
+_OPEN_TASKS = ("你没有需要处理的待办。", "你共有 {count} 项待办")
+
+
 def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
     lines: list[str] = []
     for fact in facts:
         v = fact.value
+        empty, counted = _TASK_COUNTS.get(_s(v.get("statusFilter")), _OPEN_TASKS)
         if fact.fact_type == "NO_TASKS":
-            lines.append(f"{_window(v)}你没有需要处理的待办。")
+            lines.append(f"{_window(v)}{empty}")
         elif fact.fact_type == "TASKS_SUMMARY":
-            text = f"{_window(v)}你共有 {_s(v['count'])} 项待办"
-            if v.get("overdueCount"):
+            text = f"{_window(v)}{counted.format(count=_s(v['count']))}"
+            if v.get("overdueCount") and v.get("statusFilter") != "OVERDUE":
                 text += f"，其中 {_s(v['overdueCount'])} 项已逾期"
             lines.append(text + "：")
         elif fact.fact_type == "TASK":
