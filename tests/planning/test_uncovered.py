@@ -90,6 +90,7 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("帮我报销一下", "报销申请"),
         ("给张三打个电话", "短信和电话通知"),
         ("把车库照明那个任务关掉", "工单状态修改"),
+        ("给孙八安排复盘", "复盘预约"),
         ("哪些文档快过期了", "文档有效期台账"),
     ],
 )
@@ -118,6 +119,10 @@ def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
         ("帮我上传一份新制度", "文件上传"),
         ("帮我把3栋电梯的工单标记完成", "工单状态修改"),
         ("帮我关闭一下2栋回访的工单", "工单状态修改"),
+        ("给孙八安排复盘", "复盘预约"),
+        ("约周九明天下午复盘", "复盘预约"),
+        ("把待复盘名单发给项目经理", None),  # the review-list draft sends it
+        ("安排一下复盘名单", None),
         ("我手上还有几个工单没完成", None),  # asks what is open
         ("记一下明天给3栋业主打电话", None),  # a note about the call is a draft's job
         ("请假申请怎么提交", None),  # asks how, not to act

@@ -113,6 +113,7 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|(?:关闭|关掉|结掉|完结|转派|改派)(?:一下|一?个)?.{0,8}(?:工单|任务|待办)"
         ),
     ),
+    ("复盘预约", re.compile(r"(?:安排|预约|约)[^，,。？?]{0,6}复盘(?!名单|记录|情况|结果)")),
     (
         "短信和电话通知",
         re.compile(
@@ -120,7 +121,9 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
-"""Acts no connected system performs for the user, with the name the capability answer gives them."""
+"""Acts no connected system performs for the user, with the name the capability answer gives them.
+给孙八安排复盘 schedules a review meeting: no tool books one (a training assignment titled 复盘 would
+pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job."""
 
 _NOTE_WORDS = re.compile(r"记一下|记下|记住|备忘|提醒我|记个|写个记录|做个记录")
 """记一下明天给业主打电话 asks for a note about the act, which is a draft tool's job."""
