@@ -327,6 +327,13 @@ def test_asking_what_is_forbidden_needs_the_prohibition_rule(
     assert plan.evidence_needs[:1] == [EvidenceNeed.PROHIBITION], plan.evidence_needs
 
 
+@pytest.mark.parametrize("question", ["零星采购要几个人签字", "报销要几级审批", "请5天假要几个领导批"])
+def test_asking_how_many_sign_needs_who_approves(deterministic: DeterministicPlanner, question: str) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.evidence_needs[:1] == [EvidenceNeed.APPROVAL], plan.evidence_needs
+    assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
+
+
 @pytest.mark.parametrize("question", ["零星采购单笔上限多少", "报销每月额度是多少", "单笔报销限额是多少"])
 def test_asking_for_a_limit_needs_the_amount_rule(deterministic: DeterministicPlanner, question: str) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
