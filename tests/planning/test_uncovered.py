@@ -91,6 +91,7 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("给张三打个电话", "短信和电话通知"),
         ("把车库照明那个任务关掉", "工单状态修改"),
         ("给孙八安排复盘", "复盘预约"),
+        ("谁还没来上班", "考勤"),
         ("哪些文档快过期了", "文档有效期台账"),
     ],
 )
@@ -154,6 +155,7 @@ def test_notes_and_questions_about_the_act_keep_their_intent(
         ("报销超过了30天怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("报销超过30天了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("零星采购额度超了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("接班的没到我该怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("电梯坏了怎么办", [EvidenceNeed.PROCESS_STEPS]),
     ],
 )
