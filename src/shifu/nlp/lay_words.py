@@ -109,6 +109,8 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"开工", "施工", "动工"}),
     frozenset({"留到", "结转", "留用", "顺延到"}),
     frozenset({"禁忌", "禁止", "严禁", "红线"}),
+    frozenset({"点名", "曝光", "公布"}),
+    frozenset({"没来", "没到", "未到岗", "没到岗", "没有到岗", "未按时到岗"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""

@@ -141,13 +141,15 @@ def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]
     A quantity qualified by a word the question does not use (`asked`: 提前, 超过 …) answers another
     question: 年假有几天 is answered by 年休假5天, not by 须提前5个工作日申请; and a question using
     one (要提前几天) is answered by a quantity so qualified, not by 年休假5天. A day after a month
-    (3月31日) is a date, not a count. A frequency ask is not filtered.
+    (3月31日) is a date, not a count. A length of time answers in any unit (几天内 ~ 24小时内). A
+    frequency ask is not filtered.
     """
     if ask.kinds <= {QuantityKind.FREQUENCY}:
         return True
+    kinds = ask.kinds | DURATIONS if ask.kinds & DURATIONS else ask.kinds
     for clause in _CLAUSE.split(sentence):
         for kind, pattern in _STATED:
-            if kind not in ask.kinds:
+            if kind not in kinds:
                 continue
             for match in pattern.finditer(clause):
                 before, after = clause[: match.start()], clause[match.end() : match.end() + _AFTER]

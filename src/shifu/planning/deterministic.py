@@ -49,17 +49,24 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
         ),
     ),
     (EvidenceNeed.APPROVAL, re.compile(r"几(?:个|位|级)?(?:人|领导|层)?(?:签字|签批|签名|审批|批准|批)")),
-    (EvidenceNeed.DEADLINE, re.compile(r"期限|时限|截止|来不及|赶不上")),
+    (
+        EvidenceNeed.DEADLINE,
+        re.compile(
+            r"期限|时限|截止|来不及|赶不上|(?:几|多少)个?(?:天|日|工作日|小时|分钟|周)(?:之内|以内|内)|多久(?:之内|以内|内)"
+        ),
+    ),
     (EvidenceNeed.AMOUNT_RULE, re.compile(r"(?:上限|限额|额度)(?:是|有|为)?(?:多少|几)")),
     (EvidenceNeed.PROHIBITION, re.compile(r"禁忌|红线|(?:哪些|什么)(?:是)?(?:禁止|严禁|不能做|不准做)")),
 )
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥 /
-要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 for the time limit
-(逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then checked,
-有哪些禁忌 for what is prohibited, 要几个人签字 for who signs (the sources name the signers, not a count)."""
+要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 and 几天内要整改完 for the time
+limit (逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then
+checked, 有哪些禁忌 for what is prohibited, 要几个人签字 for who signs (the sources name the signers, not
+a count)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
-    r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)"
+    r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|"
+    r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)"
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. So is
