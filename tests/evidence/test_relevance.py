@@ -62,6 +62,7 @@ from shifu.nlp.terms import question_terms
         ("巡检时有哪些注意事项", {"时有"}),
         ("发票原件交到哪里", {"交到"}),
         ("发票原件要交给谁", {"交给"}),
+        ("体检报告去哪家医院做都行吗", {"都行", "哪家"}),
     ],
 )
 def test_question_words_generic_words_and_numbers_are_not_terms(question: str, dropped: set[str]) -> None:
@@ -174,6 +175,12 @@ def test_a_leaving_rule_that_never_names_the_category_is_not_about_the_question(
         ("考试", "完成每个模块后的在线小测验，60分及格。", 1.0),
         ("召开", "项目例会每周一上午举行。", 1.0),
         ("举办", "业主大会的决定对业主具有约束力。", 0.0),
+        ("中午", "工作日（周一至周五）为8:00至12:00、14:00至18:00。", 1.0),
+        ("撬棍", "非专业人员扒门、撬门，或用工具强行打开轿厢门。", 1.0),
+        ("没来", "接班人员未按时到岗的，交班人员不得离岗。", 1.0),
+        ("点名", "在业主群张贴或公布欠费业主的姓名和房号。", 1.0),
+        ("不好", "业主以服务不满意为由暂不缴费时，先认真倾听。", 1.0),
+        ("没来", "维保人员到场后实施救援。", 0.0),
     ],
 )
 def test_term_coverage(term: str, haystack: str, coverage: float) -> None:

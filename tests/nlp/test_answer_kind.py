@@ -540,3 +540,9 @@ def test_the_words_of_a_pointed_at_item_are_asked_about_not_already_known() -> N
     question = "“项目经理确认该物品属于零星采购范围，并核对本月累计额度后签字同意。”是谁签字"
     assert "项目经理" in answer_spans(AnswerKind.PERSON, step, question)
     assert "项目经理" not in answer_spans(AnswerKind.PERSON, step, "项目经理要签字吗，还有谁签字")
+
+
+def test_a_question_asking_which_institution_is_answered_by_the_class_a_rule_names() -> None:
+    rule = "入职体检应在二级以上医院或公司指定的体检机构进行，体检日期距入职报到日期不超过3个月。"
+    assert states_an_answer(AnswerKind.PLACE, rule, "体检去哪家医院做")
+    assert not states_an_answer(AnswerKind.PLACE, "伤者被送往市第一人民医院救治。", "颁奖典礼在哪里举行")

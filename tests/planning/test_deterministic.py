@@ -312,7 +312,15 @@ def test_asking_about_a_time_limit_needs_the_deadline_rule(
     assert EvidenceNeed.GENERAL_RULE not in plan.evidence_needs
 
 
-@pytest.mark.parametrize("question", ["我想了解一下请假制度", "想了解下零星采购的规定"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "我想了解一下请假制度",
+        "想了解下零星采购的规定",
+        "接班的人没来我能走吗",
+        "我的身份证复印件你们会给别人看吗",
+    ],
+)
 def test_wanting_to_learn_about_a_policy_is_a_knowledge_question(
     deterministic: DeterministicPlanner, question: str
 ) -> None:

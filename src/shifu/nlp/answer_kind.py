@@ -104,6 +104,10 @@ _PLACE_WORDS = re.compile(
     r"[\u4e00-\u9fff]{1,8}(?:大厦|广场|中心|大厅|窗口|"
     r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
 )
+_INSTITUTIONS = r"医院|诊所|卫生院|体检机构|机构|银行|网点|营业厅"
+_ASKS_WHICH_INSTITUTION = re.compile(rf"(?:哪家|哪所|哪个|哪些|什么)(?:{_INSTITUTIONS})")
+"""去哪家医院体检 asks for a kind of institution, which a rule names by its class (二级以上医院)."""
+_INSTITUTION = re.compile(rf"[\u4e00-\u9fff]{{1,8}}(?:{_INSTITUTIONS})")
 _RESULT = re.compile(
     rf"冠军|亚军|季军|殿军|第[\d{CN_NUMERALS}]+名|[\d{CN_NUMERALS}]+强|小组第[\d{CN_NUMERALS}]+|出局|淘汰|晋级|夺冠|止步|"
     rf"(?:排名|位列|名列|居)第?[\d{CN_NUMERALS}]+|"
@@ -225,6 +229,8 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
             return [place for place in places if _in_a_locative_frame(place, sentence)]
         if _ASKS_WHERE_MONEY_GOES.search(question):
             return [match.group(0) for match in _ACCOUNT.finditer(sentence)]
+        if _ASKS_WHICH_INSTITUTION.search(question):
+            places += [_LEADING_CLAUSE.sub("", match.group(0)) for match in _INSTITUTION.finditer(sentence)]
         return places
     if _ASKS_A_LABEL.search(question):
         return [match.group(0) for match in _LABEL.finditer(sentence)]

@@ -40,6 +40,7 @@ QUESTION_WORDS: frozenset[str] = _words(
     那 那么 那要 那就 那我 那还 那得
     啥 啥时候 为啥 干啥 啥样 要啥 有啥 是啥 干嘛 干什么 做啥 弄啥 咋样 先干嘛 先做什么
     不能 不可以 不许 不准 不让
+    都行 都可以 都能 随便 随意 哪家 哪所 哪位
     """
 )
 """Words that ask rather than name: never a subject term. The second group names the KIND of
@@ -111,6 +112,9 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"禁忌", "禁止", "严禁", "红线"}),
     frozenset({"点名", "曝光", "公布"}),
     frozenset({"没来", "没到", "未到岗", "没到岗", "没有到岗", "未按时到岗"}),
+    frozenset({"不好", "不满意", "不满"}),
+    frozenset({"中午", "午休", "12:00", "12点"}),
+    frozenset({"撬棍", "撬门", "撬开", "撬锁"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
