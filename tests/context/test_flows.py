@@ -14,7 +14,7 @@ from context.builders import NOW, later, principal, tasks_result
 from shifu.context.conversation import ConversationService, ConversationView
 from shifu.context.refs import FactRefReason, RefOutcome, check_fact_ref, find_fact_ref
 from shifu.context.resolve import REFERENCE_UNRESOLVED, Resolution, resolve, turn_frame
-from shifu.context.state import Turn
+from shifu.context.state import ConversationState, Turn
 from shifu.context.store import ConversationStore
 from shifu.context.transitions import state_after_turn
 from shifu.contracts.common import ContextRelation, Intent
@@ -120,3 +120,27 @@ def test_follow_up_with_real_entities(client: Client) -> None:
     assert resolution.effective_question == "工作满20年年假有几天"
     again, _ = client.ask("那如果只签一年呢", later(minutes=2))
     assert again.context.relation is ContextRelation.FOLLOW_UP
+
+
+def test_another_item_is_asked_what_the_last_item_was_asked() -> None:
+    ctx = principal(conversation_id="conv-1", now=NOW)
+    listed = state_after_turn(ConversationState(), frame=None, results=[tasks_result(3)], ctx=ctx, now=NOW)
+    second = resolve("第二项怎么做", listed, entities=extract_entities("第二项怎么做", now=NOW, tz=TZ))
+    assert [r.fact_ref for r in second.context.references] == ["fr-2"]
+    kept = state_after_turn(
+        second.state,
+        frame=None,
+        results=[],
+        ctx=ctx,
+        now=NOW,
+        keeps_listing=True,
+        item_question="第二项怎么做",
+    )
+    assert [r.ref_id for r in kept.fact_refs] == ["fr-1", "fr-2", "fr-3"], "a re-read keeps the listing"
+    third = resolve("第三项呢", kept, entities=extract_entities("第三项呢", now=NOW, tz=TZ))
+    assert third.effective_question == "第三项怎么做"
+    assert [r.fact_ref for r in third.context.references] == ["fr-3"]
+    relisted = state_after_turn(kept, frame=None, results=[tasks_result(2)], ctx=ctx, now=NOW)
+    assert relisted.item_question is None, "a new listing forgets what was asked of the old one"
+    fourth = resolve("第一项呢", relisted, entities=extract_entities("第一项呢", now=NOW, tz=TZ))
+    assert fourth.effective_question == "第一项呢"

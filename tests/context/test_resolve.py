@@ -586,3 +586,19 @@ def test_a_follow_up_naming_another_record_reads_it_over_the_same_window(
     resolution = resolve(question, state, entities=NONE)
     assert resolution.context.relation is ContextRelation.FOLLOW_UP
     assert resolution.effective_question == expected
+
+
+@pytest.mark.parametrize(
+    ("intent", "expected"),
+    [
+        (Intent.LIVE_TEAM_WORK, "周九这周练了几次"),
+        (Intent.DRAFT_ACTION, "周九，孙八这周练了几次"),  # a draft is not re-aimed at 周九 by ellipsis
+    ],
+)
+def test_another_member_named_after_a_team_read_is_read_the_same_way(intent: Intent, expected: str) -> None:
+    asked = ExtractedEntities(persons=[PersonMention(name="孙八")])
+    state = state_with(previous=frame("孙八这周练了几次", asked, intent))
+    named = ExtractedEntities(persons=[PersonMention(name="周九")])
+    resolution = resolve("周九呢", state, entities=named)
+    assert resolution.context.relation is ContextRelation.FOLLOW_UP
+    assert resolution.effective_question == expected

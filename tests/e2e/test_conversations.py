@@ -438,3 +438,25 @@ def test_a_note_about_a_listed_item_names_the_item_and_dates_its_relative_day(
     assert fields["content"] == f"“{first}”已经跟业主约好明早（{tomorrow.month}月{tomorrow.day}日）去"
     assert fields["location"] == parse_location(first)
     assert "已取消" in employee.ask("算了")["answer"]
+
+
+def test_another_listed_item_is_asked_what_the_last_one_was(actor: Any, clock: FakeClock) -> None:
+    employee = actor("employee")
+    items = _listed(employee)["data"]["items"]
+    employee.ask("第二项怎么做")
+    response = employee.ask("第一项呢")
+    reread = _task_calls(response)
+    assert reread and reread[0]["status"] == "OK", "the listing is still the one pointed into"
+    searches = [c for c in response["trace"]["toolCalls"] if c["tool"] == "KNOWLEDGE_SEARCH"]
+    assert searches, "第一项呢 asks how to do the first item, as 第二项怎么做 asked of the second"
+    query = searches[0]["arguments"]["query"]
+    assert items[0]["title"] in query and "怎么做" in query and items[1]["title"] not in query
+
+
+def test_another_member_named_after_a_team_read_is_read_the_same_way(actor: Any, clock: FakeClock) -> None:
+    supervisor = actor("supervisor")
+    supervisor.ask("孙八这周练了几次")
+    response = supervisor.ask("周九呢")
+    calls = [c for c in response["trace"]["toolCalls"] if c["tool"] == "TEAM_PRACTICE_SUMMARY"]
+    assert calls and calls[0]["arguments"] == {"dateRange": "THIS_WEEK", "memberName": "周九"}
+    assert "孙八" not in response["answer"]

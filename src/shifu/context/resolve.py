@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from shifu.context import cues
 from shifu.context.state import AnswerItemRecord, ConversationState, PendingItem, PendingKind, QuestionFrame
 from shifu.context.transitions import cancel_pending, invalidate_fact_refs
 from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
-from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef
+from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef, PersonMention
 from shifu.contracts.messages import MAX_QUESTION_CHARS
 from shifu.nlp.terms import question_terms
 
@@ -33,6 +34,16 @@ REFERENCE_AMBIGUOUS = "REFERENCE_AMBIGUOUS"
 _UNIT_SUFFIX_RE = re.compile(r"(元|块钱|块|万元|万)$")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _SUBSTITUTABLE = ("dates", "durations", "amounts", "locations", "versions")
+_READS_ABOUT_PEOPLE = frozenset({Intent.LIVE_TEAM_WORK})
+"""孙八这周练了几次 → 周九呢 reads 周九's record; a draft for 孙八 is not re-aimed at 周九 by ellipsis (a
+draft needs its own request), and the policy gate still decides whose record may be read."""
+
+
+def _substitutable(frame: QuestionFrame | None) -> tuple[str, ...]:
+    """The kinds of value a follow-up may swap in `frame`: a member's name only in a team read."""
+    if frame is not None and frame.intent in _READS_ABOUT_PEOPLE:
+        return (*_SUBSTITUTABLE, "persons")
+    return _SUBSTITUTABLE
 
 
 @dataclass(frozen=True)
@@ -156,7 +167,7 @@ def _resolve_references(
     problem: str | None = None
     document_keys = list(dict.fromkeys(c.document_key for c in state.citations))
     for ordinal in ordinals:
-        if state.fact_refs:
+        if state.fact_refs and not steps:
             position = _pick(len(state.fact_refs), ordinal.index)
             if position is not None:
                 ref = state.fact_refs[position]
@@ -203,6 +214,21 @@ def _resolve_references(
     return references, bool(ordinals or documents), problem
 
 
+def _asked_of_another_item(
+    question: str, state: ConversationState, entities: ExtractedEntities
+) -> str | None:
+    """第三项呢 right after 第二项怎么做: the question asked of the last item, of the item now named."""
+    asked = state.item_question
+    remainder = cues.follow_up_remainder(question)
+    ordinals = _ordinals(question, entities)
+    if asked is None or remainder is None or len(ordinals) != 1 or remainder != ordinals[0].text:
+        return None
+    previous = cues.find_ordinals(asked)
+    if len(previous) != 1 or previous[0].text not in asked:
+        return None
+    return asked.replace(previous[0].text, ordinals[0].text, 1)
+
+
 def _has_value(entities: ExtractedEntities, remainder: str) -> bool:
     return any(getattr(entities, kind) for kind in _SUBSTITUTABLE) or bool(
         cues.BARE_NUMBER_RE.match(remainder)
@@ -212,7 +238,7 @@ def _has_value(entities: ExtractedEntities, remainder: str) -> bool:
 def _substitutes(frame: QuestionFrame | None, entities: ExtractedEntities) -> bool:
     """True when the new value has a counterpart of the same kind in the previous question."""
     return frame is not None and any(
-        getattr(entities, kind) and getattr(frame.entities, kind) for kind in _SUBSTITUTABLE
+        getattr(entities, kind) and getattr(frame.entities, kind) for kind in _substitutable(frame)
     )
 
 
@@ -305,7 +331,8 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         context = ResolvedContext(
             relation=ContextRelation.REFERENCE, references=references, gaps=gaps, **base
         )
-        return Resolution(context, question, state)
+        asked_again = None if gaps else _asked_of_another_item(question, state, entities)
+        return Resolution(context, asked_again or question, state)
 
     remainder = cues.follow_up_remainder(question)
     if remainder is not None and _is_follow_up(remainder, entities, frame):
@@ -458,17 +485,22 @@ def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities
     return f"{remainder}，{frame.question}" if remainder else frame.question
 
 
+def _surface(value: Any) -> str:
+    """How a value was written: a person by name (孙八 → 周九呢), anything else by its text."""
+    return str(value.name if isinstance(value, PersonMention) else value.text)
+
+
 def _value_substituted(frame: QuestionFrame, remainder: str, entities: ExtractedEntities) -> str | None:
     """The previous question with a value of the remainder in place of its own, or None."""
     previous = frame.question
-    for kind in _SUBSTITUTABLE:
+    for kind in _substitutable(frame):
         stated = getattr(entities, kind)
         # The corrected value is the one in the remainder ("不是本周，我说的是下周" → 下周).
-        new_items = [item for item in stated if item.text in remainder] or stated[-1:]
+        new_items = [item for item in stated if _surface(item) in remainder] or stated[-1:]
         old_items = getattr(frame.entities, kind)
         if not new_items or not old_items:
             continue
-        old_text, new_text = old_items[0].text, new_items[0].text
+        old_text, new_text = _surface(old_items[0]), _surface(new_items[0])
         if kind == "amounts":
             new_text = _replace_amount(old_text, new_text)
         if old_text in previous:

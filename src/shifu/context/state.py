@@ -227,6 +227,8 @@ class ConversationState(Contract):
     """Labels of this conversation's attachments, newest last."""
     pending: PendingItem | None = None
     """A draft or clarification the conversation waits on."""
+    item_question: str | None = Field(default=None, max_length=2000)
+    """The last question asked of one listed item (第二项怎么做): 第三项呢 asks it of another item."""
 
 
 def parse_state(raw: str) -> ConversationState:

@@ -106,6 +106,8 @@ def state_after_turn(
     cited_ids: Sequence[str] | None = None,
     pending: PendingItem | None = None,
     answer_items: Sequence[AnswerItemRecord] = (),
+    keeps_listing: bool = False,
+    item_question: str | None = None,
 ) -> ConversationState:
     """The state for the next turn.
 
@@ -116,6 +118,9 @@ def state_after_turn(
     (the listed facts before it are forgotten), listed facts make the answer items go, and an
     answer that cites without numbering anything leaves no answer items. The pending item is
     replaced by `pending` (a turn that opens no draft or clarification closes the old one).
+    A turn that re-read one item of the listing (`keeps_listing`: 第二项怎么做) keeps that listing,
+    so 第三项呢 still points into it; the steps it answered with are remembered beside it (第三步),
+    and so is the question asked of the item (`item_question`), until another listing replaces it.
     """
     facts = fact_ref_records(results, ctx)
     citations = citation_records(results, ctx, now)
@@ -124,9 +129,11 @@ def state_after_turn(
         citations = tuple(c for c in citations if c.citation_id in wanted)
     cited = {c.citation_id for c in citations}
     items = tuple(item for item in answer_items if item.citation_id in cited)[:MAX_ANSWER_ITEMS]
-    fact_refs, kept_items = state.fact_refs, state.answer_items
-    if facts:
-        fact_refs, kept_items = facts, ()
+    fact_refs, kept_items, asked_of_item = state.fact_refs, state.answer_items, state.item_question
+    if keeps_listing and state.fact_refs:
+        kept_items, asked_of_item = items, item_question or asked_of_item
+    elif facts:
+        fact_refs, kept_items, asked_of_item = facts, (), None
     elif items:
         fact_refs, kept_items = (), items
     elif citations:
@@ -138,6 +145,7 @@ def state_after_turn(
             "citations": citations if citations else state.citations,
             "answer_items": kept_items,
             "pending": pending,
+            "item_question": asked_of_item,
         }
     )
 

@@ -215,6 +215,8 @@ class AgentRuntime:
             cited_ids=[c.citation_id for c in turn.citations],
             pending=pending,
             answer_items=item_records(turn.grounded),
+            keeps_listing=turn.keeps_listing,
+            item_question=resolution.effective_question if turn.keeps_listing else None,
         )
         version = self._p.conversations.commit(
             view,
@@ -382,6 +384,7 @@ class AgentRuntime:
             time_budget_s=self._p.limits.max_wall_time_s,
         )
         outcome = run.run(calls)
+        base.keeps_listing = bool(pre_results)
         return self._outcome(ctx, plan, base, outcome)
 
     # -- references ----------------------------------------------------------------------

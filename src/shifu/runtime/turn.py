@@ -52,6 +52,8 @@ class TurnResult:
     """The draft asked for a missing field; the next short reply supplies it."""
     keeps_frame: bool = False
     """The turn only answered about the open draft ("确认"): the request it belongs to stays the goal."""
+    keeps_listing: bool = False
+    """The turn re-read an item of the last listing (第二项怎么做): that listing is still pointed into."""
     pending_clarification: bool = False
     model_calls: int = 0
 
