@@ -209,3 +209,13 @@ def test_a_count_question_quotes_the_count_not_a_lead_time_in_the_same_unit() ->
     assert select_spans(EvidenceNeed.DEADLINE, text, "年假要提前几天申请") == [
         "年休假须提前5个工作日在员工App提交申请。"
     ]
+
+
+def test_a_quantity_is_quoted_from_the_sentence_stating_it_without_a_cue_word() -> None:
+    text = (
+        "第九条 对哺乳未满1周岁婴儿的女职工，用人单位不得延长劳动时间或者安排夜班劳动。\n\n"
+        "用人单位应当在每天的劳动时间内为哺乳期女职工安排1小时哺乳时间。"
+    )
+    assert select_spans(EvidenceNeed.AMOUNT_RULE, text, "哺乳期每天有多少哺乳时间") == [
+        "用人单位应当在每天的劳动时间内为哺乳期女职工安排1小时哺乳时间。"
+    ]

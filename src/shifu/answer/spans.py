@@ -185,8 +185,10 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     asked = quantity_ask(question) if question and need in _QUANTITY_NEEDS else None
     if asked is not None:
         # 年假有几天: 年休假5天 answers it, not 须提前5个工作日申请 (a lead time stated in days).
+        # 每天有多少哺乳时间: the sentence stating 1小时 answers it even without a cue word.
         qualifiers = qualifiers_in(question)
-        marked = [s for s in marked if states_asked_quantity(asked, s, qualifiers)] or marked
+        stating = [s for s in spoken if states_asked_quantity(asked, s, qualifiers)]
+        marked = [s for s in marked if s in stating] or stating or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]
