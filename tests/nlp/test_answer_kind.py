@@ -546,3 +546,12 @@ def test_a_question_asking_which_institution_is_answered_by_the_class_a_rule_nam
     rule = "入职体检应在二级以上医院或公司指定的体检机构进行，体检日期距入职报到日期不超过3个月。"
     assert states_an_answer(AnswerKind.PLACE, rule, "体检去哪家医院做")
     assert not states_an_answer(AnswerKind.PLACE, "伤者被送往市第一人民医院救治。", "颁奖典礼在哪里举行")
+
+
+def test_a_question_asking_who_pays_is_answered_by_the_payer_in_a_paying_frame() -> None:
+    fund = "治疗工伤所需费用符合工伤保险诊疗项目目录的，从工伤保险基金支付。"
+    assert states_an_answer(AnswerKind.PERSON, fund, "工伤了医药费谁出")
+    assert states_an_answer(AnswerKind.PERSON, "体检费用由候选人先行垫付，入职满1个月后报销。", "体检费谁出")
+    assert not states_an_answer(
+        AnswerKind.PERSON, "职工治疗工伤应当在签订服务协议的医疗机构就医。", "医药费谁出"
+    )

@@ -215,6 +215,8 @@ def _candidates(kind: AnswerKind, sentence: str, question: str) -> list[str]:
         ]
     if kind is AnswerKind.RESULT:
         return [match.group(0) for match in _RESULT.finditer(sentence)]
+    if kind is AnswerKind.PERSON and _ASKS_WHO_PAYS.search(question):
+        return [match.group(1) for match in _PAID_BY.finditer(sentence)]
     if kind in (AnswerKind.PERSON, AnswerKind.PLACE) and _ASKS_WHO_RECEIVES.search(question):
         recipients = (match.group(1) for match in _HANDED_TO.finditer(sentence))
         return [found for recipient in recipients for found in _candidates(kind, recipient, "")]
@@ -247,6 +249,13 @@ _ASKS_WHO_RECEIVES = re.compile(r"(?:交|送|寄|递)(?:到|给|去|至)(?:哪|�
 _HANDED_TO = re.compile(r"(?:提交|送交|上交|交|送|寄|递)(?:给|到|至)?([^，,。；;：:]{2,14})")
 """发票原件交到哪里 / 交给谁 asks who receives the paper: the role or place after the hand-in verb
 (交项目财务或财务部), not any department the sentence names (须提交以下材料，材料不全的，财务部退回补齐)."""
+_ASKS_WHO_PAYS = re.compile(
+    r"(?:费|钱|款|金)[^，,。？?]{0,4}(?:由)?谁(?:来)?(?:出|付|支付|承担|负担|掏|报销)|"
+    r"谁(?:来)?(?:出|付|支付|承担|负担|掏)[^，,。？?]{0,3}(?:费|钱|款|金)"
+)
+_PAID_BY = re.compile(r"(?:由|从)([^，,。；;：:]{2,14}?)中?(?:支付|承担|负担|列支|出资|垫付|报销)")
+"""医药费谁出 asks who pays: the payer in a paying frame (从工伤保险基金支付, 由用人单位支付), which is
+neither a person's name nor a role noun."""
 _ASKS_WHERE_MONEY_GOES = re.compile(r"(?:打|转|汇|退|存|返|发)(?:到|进|入|至)(?:哪|什么)")
 """报销款打到哪里 asks for the account money goes to (转入报销人的工资卡), which is no place on a map."""
 _ACCOUNT = re.compile(r"[\u4e00-\u9fff]{0,6}(?:银行卡|工资卡|卡|账户|帐户|账号|帐号)")

@@ -112,8 +112,10 @@ WORDINGS: tuple[frozenset[str], ...] = (
     frozenset({"制作", "出品", "打造"}),
     frozenset({"发售", "上市", "开售", "发布", "推出"}),
     frozenset({"举办", "举行", "召开", "开幕"}),
+    frozenset({"出", "付", "支付", "承担", "负担", "垫付", "出资", "列支"}),
 )
-"""Words that state the same attribute (增长 ~ 增速 ~ 上升): a sentence may use any of them."""
+"""Words that state the same attribute (增长 ~ 增速 ~ 上升; 医药费谁出 ~ 从工伤保险基金支付): a sentence
+may use any of them."""
 
 
 def wordings(attribute: str) -> frozenset[str]:
