@@ -219,3 +219,15 @@ def test_a_quantity_is_quoted_from_the_sentence_stating_it_without_a_cue_word() 
     assert select_spans(EvidenceNeed.AMOUNT_RULE, text, "哺乳期每天有多少哺乳时间") == [
         "用人单位应当在每天的劳动时间内为哺乳期女职工安排1小时哺乳时间。"
     ]
+
+
+def test_a_count_asked_of_one_listed_kind_quotes_its_line_even_when_it_defers() -> None:
+    text = (
+        "公司设置的请假类型有以下几种：\n\n"
+        "4. 婚假：员工依法登记结婚的，享受婚假3天。\n"
+        "5. 产假、陪产假：按国家和当地规定执行。\n"
+        "6. 丧假：员工直系亲属去世的，享受丧假3天。"
+    )
+    spans = select_spans(EvidenceNeed.AMOUNT_RULE, text, "陪产假有几天")
+    assert "5. 产假、陪产假：按国家和当地规定执行。" in spans
+    assert not [span for span in spans if "婚假" in span or "丧假" in span]

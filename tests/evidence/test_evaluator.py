@@ -794,6 +794,19 @@ def test_versions_that_state_the_asked_count_alike_are_answered_from_the_newest(
     assert decision.qualified_citation_ids == ("c2",)
 
 
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [("陪产假有几天", DecisionStatus.ANSWERED), ("年假有几天", DecisionStatus.NO_EVIDENCE)],
+)
+def test_a_rule_leaving_the_count_to_national_rules_answers_only_what_it_names(
+    question: str, status: DecisionStatus
+) -> None:
+    deferral = "5. 产假、陪产假：按国家和当地规定执行。"
+    leave = _leave_doc("c1", deferral, "2025版", "二、请假类型有哪些", (EvidenceNeed.AMOUNT_RULE,))
+    decision = _evaluate(plan(question, [EvidenceNeed.AMOUNT_RULE]), search_result(leave))
+    assert decision.status is status
+
+
 def test_versions_that_differ_on_the_asked_lead_time_still_need_input() -> None:
     deadline = (EvidenceNeed.DEADLINE,)
     decision = _evaluate(

@@ -20,7 +20,7 @@ from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
-from shifu.nlp.quantity_asks import qualifiers_in, quantity_ask, states_asked_quantity
+from shifu.nlp.quantity_asks import DEFERS, qualifiers_in, quantity_ask, states_asked_quantity
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -187,8 +187,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         # 年假有几天: 年休假5天 answers it, not 须提前5个工作日申请 (a lead time stated in days).
         # 每天有多少哺乳时间: the sentence stating 1小时 answers it even without a cue word.
         qualifiers = qualifiers_in(question)
-        stating = [s for s in spoken if states_asked_quantity(asked, s, qualifiers)]
-        marked = [s for s in marked if s in stating] or stating or marked
+        stating = [s for s in spoken if states_asked_quantity(asked, s, qualifiers) or DEFERS.search(s)]
+        # 陪产假有几天 in a list of leave types: the line naming 陪产假, not 婚假3天 beside it.
+        subject = _subject_words(question)
+        naming = [s for s in stating if subject and all(any(w in s for w in words) for words in subject)]
+        marked = naming or [s for s in marked if s in stating] or stating or marked
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]

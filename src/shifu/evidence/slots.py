@@ -45,6 +45,7 @@ from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.quantity_asks import (
     QuantityAsk,
     QuantityKind,
+    defers_the_quantity,
     qualifiers_in,
     quantity_ask,
     states_asked_quantity,
@@ -313,6 +314,7 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     The section heading counts as every sentence's subject (二、消防巡检的频次要求 … 每日2次), and so
     does a company document's title: every section of 《电梯困人应急处置规程》 is about 电梯困人, so its
     四、电梯维保单位到场时限 answers 电梯困人多久要到. A law's title names a whole field (消防法), no subject.
+    A rule leaving the figure to national or local rules (陪产假：按国家和当地规定执行) answers it too.
     """
     if view.ask is None or need not in _QUANTITY_NEEDS:
         return False
@@ -325,7 +327,11 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
         return supports_quantity(
             view.ask, body, lambda sentence: view.names_most_specific_term(heading + sentence)
         )
-    return supports_quantity(view.ask, body, lambda sentence: view.about_subject(heading + sentence))
+
+    def about(sentence: str) -> bool:
+        return view.about_subject(heading + sentence)
+
+    return supports_quantity(view.ask, body, about) or defers_the_quantity(body, about)
 
 
 _HANDLING = re.compile(r"[^，,。；;]{2,}的[，,][^。；;]*(?:应当|可以|继续|由|按照|依照|享受|支付)")
