@@ -460,3 +460,10 @@ def test_another_member_named_after_a_team_read_is_read_the_same_way(actor: Any,
     calls = [c for c in response["trace"]["toolCalls"] if c["tool"] == "TEAM_PRACTICE_SUMMARY"]
     assert calls and calls[0]["arguments"] == {"dateRange": "THIS_WEEK", "memberName": "周九"}
     assert "孙八" not in response["answer"]
+
+
+def test_a_question_in_another_language_is_asked_back_in_chinese(actor: Any, clock: FakeClock) -> None:
+    response = actor("employee").ask("How do I apply for annual leave?")
+    assert response["status"] == "NEEDS_INPUT"
+    assert response["answer"].startswith("目前只能用中文提问")
+    assert response["trace"]["toolCalls"] == [] and response["citations"] == []

@@ -17,6 +17,9 @@ from shifu.runtime.replies import ACKNOWLEDGED_REPLY, FAREWELL_REPLY, SOCIAL_REP
         ("早上好", SOCIAL_REPLY),
         ("好的", ACKNOWLEDGED_REPLY),
         ("收到！", ACKNOWLEDGED_REPLY),
+        ("Thanks", THANKS_REPLY),
+        ("bye", FAREWELL_REPLY),
+        ("hello", SOCIAL_REPLY),
     ],
 )
 def test_small_talk_is_answered_in_kind(text: str, reply: str) -> None:

@@ -47,7 +47,7 @@ from shifu.evidence.evaluator import EvidenceEvaluator
 from shifu.evidence.status import response_status
 from shifu.nlp.entities import extract_entities
 from shifu.nlp.homophones import correct_homophones
-from shifu.nlp.script import to_simplified
+from shifu.nlp.script import to_simplified, writes_no_chinese
 from shifu.runtime import replies
 from shifu.runtime.answer_items import FragmentReader, item_records, points_at_items, question_about_items
 from shifu.runtime.assemble import (
@@ -278,6 +278,13 @@ class AgentRuntime:
         if res.cancelled is not None:
             self._dismiss(ctx, res.cancelled)
         question = res.effective_question
+        if writes_no_chinese(question):
+            return TurnResult(
+                intent=Intent.CLARIFY,
+                status=ResponseStatus.NEEDS_INPUT,
+                answer=replies.CHINESE_ONLY,
+                reason_codes=[replies.NOT_CHINESE],
+            )
         if points_at_items(res.context.references):
             named = question_about_items(question, res.context.references, res.state, ctx, self._p.fragments)
             if named is None:

@@ -18,8 +18,8 @@ THANKS_REPLY = "不客气，有需要随时问我。"
 ACKNOWLEDGED_REPLY = "好的，有需要随时问我。"
 FAREWELL_REPLY = "好的，再见，注意休息。"
 
-_THANKS = re.compile(r"谢谢|多谢|感谢|谢了|辛苦了|辛苦啦")
-_FAREWELL = re.compile(r"再见|拜拜|回头见|下班了|先这样")
+_THANKS = re.compile(r"谢谢|多谢|感谢|谢了|辛苦了|辛苦啦|(?i:thanks|thank you|thx)")
+_FAREWELL = re.compile(r"再见|拜拜|回头见|下班了|先这样|(?i:\bbye\b|goodbye)")
 _ACKNOWLEDGED = re.compile(
     r"^(?:嗯+|哦+|噢|好的?|好滴|行|可以|明白了?|知道了|收到|了解了?|懂了|ok|OK|Ok)[。！!～~]*$"
 )
@@ -65,6 +65,8 @@ def clarification_for(options: list[Intent]) -> Clarification:
 
 
 CLARIFY_ANSWER = "我还不太确定你想做什么，请选择或补充一下。"
+CHINESE_ONLY = "目前只能用中文提问，请用中文描述你的问题，例如“年假要提前几天申请”。"
+NOT_CHINESE = "NOT_CHINESE"
 REFERENCE_UNRESOLVED = "我没找到你指的是哪一项，请先查询列表或说明具体内容。"
 REFERENCE_AMBIGUOUS = "上面的回答里有不止一个列表都有这一项，请直接说出你想问的那一项的内容。"
 SUBJECT_MISSING = "请说明你问的是哪项制度或事务，例如“报销超过30天还能报吗”。"
