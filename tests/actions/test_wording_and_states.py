@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from shifu.actions import wording
-from shifu.actions.builders import parse_location, resolve_window, strip_trigger
+from shifu.actions.builders import parse_location, resolve_window, said_visibility, strip_trigger
 from shifu.actions.model import ConfirmRequest
 from shifu.actions.payloads import Visibility
 from shifu.actions.service import ActionService
@@ -181,3 +181,18 @@ def test_draft_refusals_and_missing_input(
     if status is ResponseStatus.FORBIDDEN:
         assert outcome.card is None
     assert sum(counts().values()) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "note", "visibility"),
+    [
+        ("明天去1201看漏水，私人记录", "明天去1201看漏水", Visibility.PRIVATE),
+        ("5栋门禁要换电池，记成公司记录。", "5栋门禁要换电池", Visibility.COMPANY),
+        ("5栋门禁要换电池", "5栋门禁要换电池", None),
+        ("私人记录怎么删除", "私人记录怎么删除", None),
+    ],
+)
+def test_a_closing_visibility_is_the_notes_choice(
+    text: str, note: str, visibility: Visibility | None
+) -> None:
+    assert said_visibility(text) == (note, visibility)

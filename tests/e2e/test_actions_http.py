@@ -90,6 +90,21 @@ def test_memory_confirmation_without_a_visibility_asks_for_it(
     assert _writes(warm_services.sessions) == before
 
 
+def test_a_visibility_named_in_the_request_is_the_notes_and_is_not_part_of_it(
+    actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    response = _drafted(employee, "记一下：5栋门禁要换电池，私人记录", "CAPTURE_MEMORY_DRAFT")
+    draft = response["actionDraft"]
+    assert draft["fields"]["visibility"] == "PRIVATE" and draft["fields"]["content"] == "5栋门禁要换电池"
+    assert "仅自己可见" in response["answer"]
+    confirmed = _confirm(client, employee.headers, draft)
+    assert confirmed.status_code == 200, confirmed.text
+    with warm_services.sessions() as session:
+        row = session.get(MemoryRow, confirmed.json()["receipt"]["recordId"])
+        assert row is not None and (row.visibility, row.content) == ("PRIVATE", "5栋门禁要换电池")
+
+
 def test_review_list_is_only_drafted_and_confirmation_echoes_the_domain_result(
     actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
 ) -> None:

@@ -23,6 +23,7 @@ from shifu.actions.payloads import (
     PracticeAssignmentPayload,
     ReviewItem,
     ReviewPayload,
+    Visibility,
     WorkReportPayload,
     payload_fields,
 )
@@ -43,6 +44,29 @@ _TRIGGER = re.compile(
 _LOCATION = re.compile(
     r"(?:[A-Za-z]?\d+|[一二三四五六七八九十]+)\s*(?:栋|幢|号楼|座)\s*(?:\d+\s*单元\s*)?(?:\d{2,5}\s*(?:室|号)?)?"
 )
+
+
+_VISIBILITY_SAID = (
+    (
+        Visibility.PRIVATE,
+        re.compile(
+            r"[，,。；;\s]*(?:记成|存为|设为|作为)?(?:私人记录|私人的|仅自己可见|只有我能看|只给我看|私密)[。！!]?\s*$"
+        ),
+    ),
+    (
+        Visibility.COMPANY,
+        re.compile(r"[，,。；;\s]*(?:记成|存为|设为|作为)?(?:公司记录|记到公司|公开记录)[。！!]?\s*$"),
+    ),
+)
+"""记一下…，私人记录: the user chose who sees the note in the request; the phrase is not part of it."""
+
+
+def said_visibility(text: str) -> tuple[str, Visibility | None]:
+    """The note without a closing 私人记录 / 公司记录, and the visibility it names (None when none)."""
+    for visibility, pattern in _VISIBILITY_SAID:
+        if match := pattern.search(text):
+            return text[: match.start()].strip(), visibility
+    return text, None
 
 
 def strip_trigger(text: str) -> str:
@@ -144,13 +168,15 @@ class PayloadBuilder:
         return self._directory.project_name(ctx.tenant_id, project_id) if project_id else None
 
     def _memory(self, ctx: ExecutionContext, raw: str, *, today: date) -> BuiltPayload:
-        content = anchor_relative_days(strip_trigger(raw), today)
+        content, visibility = said_visibility(strip_trigger(raw))
+        content = anchor_relative_days(content, today)
         project_id = _current_project(ctx)
         payload = MemoryPayload(
             content=content or None,
             location=parse_location(content) if content else None,
             project_id=project_id,
             project_name=self._project_name(ctx, project_id),
+            visibility=visibility,
         )
         return BuiltPayload(payload, missing=() if content else ("content",))
 

@@ -148,7 +148,9 @@ class ActionService:
         if missing:
             text = built.message or wording.needs_input_text(list(missing))
             return DraftOutcome(ResponseStatus.NEEDS_INPUT, text, card, missing, built.reason_code)
-        return DraftOutcome(ResponseStatus.NEEDS_CONFIRMATION, wording.card_ready_text(call.tool), card)
+        return DraftOutcome(
+            ResponseStatus.NEEDS_CONFIRMATION, wording.card_ready_text(call.tool, fields), card
+        )
 
     def card(self, ctx: ExecutionContext, draft_id: str, *, now: datetime) -> ActionDraftCard:
         """The current card of one of the user's drafts."""

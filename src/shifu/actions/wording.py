@@ -107,11 +107,17 @@ def needs_input_text(missing: list[str]) -> str:
     return f"草稿还缺少：{labels}。补充后会再给你确认，目前尚未执行任何操作。"
 
 
-def card_ready_text(tool: ToolCode) -> str:
-    """The answer beside a fresh card."""
+_VISIBILITY_LABELS = {"PRIVATE": "仅自己可见", "COMPANY": "公司记录，需审核"}
+
+
+def card_ready_text(tool: ToolCode, payload: dict[str, Any] | None = None) -> str:
+    """The answer beside a fresh card (a note whose visibility the user already named says which)."""
     if tool is ToolCode.REVIEW_DRAFT:
         return "已生成发送草稿，待确认后才会发送（发送后无法撤回）。"
     if tool is ToolCode.CAPTURE_MEMORY_DRAFT:
+        chosen = _VISIBILITY_LABELS.get(str((payload or {}).get("visibility")))
+        if chosen:
+            return f"已生成记录草稿（{chosen}），待确认后才会保存。"
         return "已生成记录草稿：请选择仅自己可见或公司记录，待确认后才会保存。"
     return "已生成草稿，待确认后才会执行。"
 
