@@ -181,6 +181,8 @@ def test_a_leaving_rule_that_never_names_the_category_is_not_about_the_question(
         ("点名", "在业主群张贴或公布欠费业主的姓名和房号。", 1.0),
         ("不好", "业主以服务不满意为由暂不缴费时，先认真倾听。", 1.0),
         ("没来", "维保人员到场后实施救援。", 0.0),
+        ("打车", "包括差旅费、市内交通费、通讯费。", 1.0),
+        ("出差", "包括差旅费、市内交通费、通讯费。", 1.0),
     ],
 )
 def test_term_coverage(term: str, haystack: str, coverage: float) -> None:

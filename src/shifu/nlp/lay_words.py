@@ -115,6 +115,8 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"不好", "不满意", "不满"}),
     frozenset({"中午", "午休", "12:00", "12点"}),
     frozenset({"撬棍", "撬门", "撬开", "撬锁"}),
+    frozenset({"出差", "差旅", "公出"}),
+    frozenset({"打车", "出租车", "网约车", "交通费"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
