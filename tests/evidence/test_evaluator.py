@@ -780,15 +780,18 @@ _DAYS_2025 = (
 )
 
 
-def test_versions_that_state_the_asked_count_alike_are_answered_from_the_newest() -> None:
-    amount = (EvidenceNeed.AMOUNT_RULE,)
-    decision = _evaluate(
-        plan("年假有几天", [EvidenceNeed.AMOUNT_RULE]),
+def _both_leave_versions(question: str, need: EvidenceNeed) -> DecisionResult:
+    return _evaluate(
+        plan(question, [need]),
         search_result(
-            _leave_doc("c1", _DAYS_2024, "2024版", _LEAVE_DAYS, amount),
-            _leave_doc("c2", _DAYS_2025, "2025版", _LEAVE_DAYS, amount),
+            _leave_doc("c1", _DAYS_2024, "2024版", _LEAVE_DAYS, (need,)),
+            _leave_doc("c2", _DAYS_2025, "2025版", _LEAVE_DAYS, (need,)),
         ),
     )
+
+
+def test_versions_that_state_the_asked_count_alike_are_answered_from_the_newest() -> None:
+    decision = _both_leave_versions("年假有几天", EvidenceNeed.AMOUNT_RULE)
     assert decision.status is DecisionStatus.ANSWERED  # the notice period differs, the count does not
     assert decision.conflicts == []
     assert decision.qualified_citation_ids == ("c2",)
@@ -808,14 +811,7 @@ def test_a_rule_leaving_the_count_to_national_rules_answers_only_what_it_names(
 
 
 def test_versions_that_differ_on_the_asked_lead_time_still_need_input() -> None:
-    deadline = (EvidenceNeed.DEADLINE,)
-    decision = _evaluate(
-        plan("年假要提前几天申请", [EvidenceNeed.DEADLINE]),
-        search_result(
-            _leave_doc("c1", _DAYS_2024, "2024版", _LEAVE_DAYS, deadline),
-            _leave_doc("c2", _DAYS_2025, "2025版", _LEAVE_DAYS, deadline),
-        ),
-    )
+    decision = _both_leave_versions("年假要提前几天申请", EvidenceNeed.DEADLINE)
     assert decision.status is DecisionStatus.NEEDS_INPUT
     assert decision.slots[0].reason_code == "VERSION_CONFLICT"
 
