@@ -438,6 +438,8 @@ def test_a_note_about_a_listed_item_names_the_item_and_dates_its_relative_day(
     assert fields["content"] == f"“{first}”已经跟业主约好明早（{tomorrow.month}月{tomorrow.day}日）去"
     assert fields["location"] == parse_location(first)
     assert "已取消" in employee.ask("算了")["answer"]
+    following = employee.ask("第二项呢")
+    assert following["actionDraft"] is None, "a note about one item is no request to note the next"
 
 
 def test_another_listed_item_is_asked_what_the_last_one_was(actor: Any, clock: FakeClock) -> None:

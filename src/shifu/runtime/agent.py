@@ -216,7 +216,9 @@ class AgentRuntime:
             pending=pending,
             answer_items=item_records(turn.grounded),
             keeps_listing=turn.keeps_listing,
-            item_question=resolution.effective_question if turn.keeps_listing else None,
+            item_question=resolution.effective_question
+            if turn.keeps_listing and turn.draft is None
+            else None,
         )
         version = self._p.conversations.commit(
             view,

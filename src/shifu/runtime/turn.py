@@ -53,7 +53,9 @@ class TurnResult:
     keeps_frame: bool = False
     """The turn only answered about the open draft ("确认"): the request it belongs to stays the goal."""
     keeps_listing: bool = False
-    """The turn re-read an item of the last listing (第二项怎么做): that listing is still pointed into."""
+    """The turn re-read an item of the last listing (第二项怎么做): that listing is still pointed into. The
+    question asked of the item is carried to the next item only when it read (a draft needs its own
+    request: 记一下第一项… then 第二项呢 does not draft a second note)."""
     pending_clarification: bool = False
     model_calls: int = 0
 
