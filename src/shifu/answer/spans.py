@@ -20,7 +20,7 @@ from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
-from shifu.nlp.quantity_asks import DEFERS, qualifiers_in, quantity_ask, states_asked_quantity
+from shifu.nlp.quantity_asks import DEFERS, QUANTITY_NEEDS, qualifiers_in, quantity_ask, states_asked_quantity
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -154,10 +154,6 @@ def _asked_attribute_wordings(question: str) -> frozenset[str]:
     return frozenset(word for attribute in attributes for word in wordings(attribute))
 
 
-_QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
-"""Slots a count of days or hours answers (年假有几天, 要提前几天申请)."""
-
-
 def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]:
     """Verbatim sentences of `text` that speak to `need`; the leading text when none is marked.
 
@@ -182,7 +178,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if bound is not None:
         # 最多几项: the sentence stating the upper limit before those stating a minimum.
         marked = [s for s in marked if states_bound(s, bound)] or marked
-    asked = quantity_ask(question) if question and need in _QUANTITY_NEEDS else None
+    asked = quantity_ask(question) if question and need in QUANTITY_NEEDS else None
     if asked is not None:
         # 年假有几天: 年休假5天 answers it, not 须提前5个工作日申请 (a lead time stated in days).
         # 每天有多少哺乳时间: the sentence stating 1小时 answers it even without a cue word.

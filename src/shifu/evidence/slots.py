@@ -43,6 +43,7 @@ from shifu.nlp.injection import strip_instructions, without_instructions
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.quantity_asks import (
+    QUANTITY_NEEDS,
     QuantityAsk,
     QuantityKind,
     defers_the_quantity,
@@ -97,7 +98,6 @@ _PERMISSION = re.compile(
     r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
 )
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
-_QUANTITY_NEEDS = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
 
 
 @dataclass(slots=True)
@@ -131,7 +131,7 @@ class QuestionView:
     durations: frozenset[tuple[Decimal, DurationUnit]] = frozenset()
     """Lengths of time the question states (超过30天还能报吗): a section stating one is on point."""
     qualifiers: frozenset[str] = frozenset()
-    """Words qualifying the quantity asked (要提前几天): see `quantity.states_asked_quantity`."""
+    """Words qualifying the quantity asked (要提前几天): see `quantity_asks.states_asked_quantity`."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -316,7 +316,7 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     四、电梯维保单位到场时限 answers 电梯困人多久要到. A law's title names a whole field (消防法), no subject.
     A rule leaving the figure to national or local rules (陪产假：按国家和当地规定执行) answers it too.
     """
-    if view.ask is None or need not in _QUANTITY_NEEDS:
+    if view.ask is None or need not in QUANTITY_NEEDS:
         return False
     if not (_labelled(doc, need, NEED_CLAIM_TYPE[need]) or _rule_labelled(doc)):
         return False

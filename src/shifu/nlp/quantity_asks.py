@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.frequency import FREQUENCY_ASK, asks_frequency, states_frequency
 from shifu.nlp.numerals import BODY_NUMBER
 
@@ -32,6 +33,9 @@ class QuantityKind(StrEnum):
     AGE = "AGE"
     FREQUENCY = "FREQUENCY"
 
+
+QUANTITY_NEEDS: frozenset[EvidenceNeed] = frozenset({EvidenceNeed.AMOUNT_RULE, EvidenceNeed.DEADLINE})
+"""Slots a non-money quantity answers (年假有几天, 要提前几天申请)."""
 
 DURATIONS: frozenset[QuantityKind] = frozenset(
     {
