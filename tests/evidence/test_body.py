@@ -111,6 +111,9 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.STEP, "出现以下情况之一的，列入名单：\n1. 得分低于60分。\n2. 回访不满意。", False),
         (ClaimType.STEP, "训练指派应符合以下频次和数量要求：\n1. 每周至少指派1项。\n2. 每月至少1项。", False),
         (ClaimType.STEP, "满足以下条件的，按以下步骤办理：\n1. 提交申请。\n2. 等待审批。", True),
+        (ClaimType.STEP, "不同假别需提交的证明材料如下：\n1. 病假：病假证明。\n2. 婚假：结婚证。", False),
+        (ClaimType.STEP, "公司设置的请假类型有以下几种：\n1. 年休假：带薪假期。\n2. 病假：因病休息。", False),
+        (ClaimType.STEP, "请假类型如下，按以下步骤申请：\n1. 选择假别。\n2. 提交审批。", True),
         (
             ClaimType.STEP,
             "处置时使用以下联系方式：\n1. 应急值班电话：400-000-0002。\n2. 维保电话：400-000-0001。",

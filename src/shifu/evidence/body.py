@@ -321,7 +321,12 @@ def has_ordered_steps(text: str) -> bool:
 _CHECK_ITEM = re.compile(r"是否|有无|有没有")
 _CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|分级|要求\s*[：:]\s*$")
 _DIRECTORY_LEAD_IN = re.compile(r"联系方式|联系电话|电话号码|号码|通讯录")
-_MATERIALS_LEAD_IN = re.compile(r"(?:以下|下列)(?:材料|资料|单据|证件|证明|附件|内容|事项|物品)")
+_MATERIALS_LEAD_IN = re.compile(
+    r"(?:以下|下列)(?:材料|资料|单据|证件|证明|附件|内容|事项|物品)|(?:材料|资料|单据|证件|证明|附件)(?:如下|有)"
+)
+_KINDS_LEAD_IN = re.compile(
+    r"(?:类型|种类|类别)(?:有|包括|分为)?(?:以下|下列|如下)|(?:以下|下列)(?:几种|几类)"
+)
 _PROCEDURE_WORDS = ("步骤", "流程", "程序")
 
 
@@ -332,8 +337,10 @@ def _is_list_but_no_procedure(text: str) -> bool:
     - cases, tiers or requirements (…以下情况之一的，…列入待复盘名单：; 按单笔金额分级审批：;
       应符合以下…要求：), which state when something applies or what must hold;
     - things to check (1. 疏散通道是否畅通) or how often things happen (1. 日常巡查：每日2次);
-    - whom to call (处置时使用以下联系方式：1. 公司应急值班电话：…), what to hand in (须提交以下材料：)
-      or what to hand over (逐项交接以下内容：).
+    - whom to call (处置时使用以下联系方式：1. 公司应急值班电话：…), what to hand in (须提交以下材料：,
+      需提交的证明材料如下：) or what to hand over (逐项交接以下内容：);
+    - the kinds of something (请假类型有以下几种：1. 年休假…): 婚假怎么请 is not answered by the list
+      of leave types.
     """
     first = _ORDERED_LINE.search(text)
     if first is None:
@@ -343,7 +350,7 @@ def _is_list_but_no_procedure(text: str) -> bool:
         return False
     if _has_any(lead_in, _PROHIBITION_CUES) or _CONDITIONS_LEAD_IN.search(lead_in.strip()):
         return True
-    if _DIRECTORY_LEAD_IN.search(lead_in) or _MATERIALS_LEAD_IN.search(lead_in):
+    if any(lead.search(lead_in) for lead in (_DIRECTORY_LEAD_IN, _MATERIALS_LEAD_IN, _KINDS_LEAD_IN)):
         return True
     items = [line for line in text[first.start() :].splitlines() if _ORDERED_LINE.match(line)]
     listed = [item for item in items if _CHECK_ITEM.search(item) or states_frequency(item)]
