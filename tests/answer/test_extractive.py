@@ -162,6 +162,29 @@ def test_a_law_whose_items_list_the_situations_answers_with_its_handling_not_as_
     assert any("责令支付" in text for text in texts) and any("无故拖欠" in text for text in texts)
 
 
+ANNUAL_LEAVE_EXCLUSIONS = (
+    "第四条 职工有下列情形之一的，不享受当年的年休假：\n"
+    "（一）职工依法享受寒暑假的；\n（二）职工请事假累计20天以上的。"
+)
+INJURY_CLAIM = "第十七条 职工发生事故伤害的，所在单位应当自事故伤害发生之日起30日内，提出工伤认定申请。"
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "status"),
+    [
+        ("年假怎么请", ANNUAL_LEAVE_EXCLUSIONS, DecisionStatus.NO_EVIDENCE),
+        ("工伤怎么申请", INJURY_CLAIM, DecisionStatus.ANSWERED),
+        ("年休假如何申请", ANNUAL_LEAVE_EXCLUSIONS, DecisionStatus.NO_EVIDENCE),
+    ],
+)
+def test_a_how_to_question_is_answered_by_a_law_only_where_it_says_how_that_is_done(
+    question: str, body: str, status: DecisionStatus
+) -> None:
+    p = plan(question, [EvidenceNeed.PROCESS_STEPS])
+    law = doc("l1", body, needs=(EvidenceNeed.OBLIGATION,), authority=Authority.REGULATION)
+    assert _decide(p, search_result(law)).status is status
+
+
 def test_a_company_document_without_steps_never_answers_a_steps_question() -> None:
     p = plan("工伤职工停工留薪期满后还需要治疗的，怎么处理", [EvidenceNeed.PROCESS_STEPS])
     policy = doc("p1", INJURY_LEAVE, needs=(EvidenceNeed.OBLIGATION,))

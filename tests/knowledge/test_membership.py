@@ -70,3 +70,21 @@ def test_a_scope_in_a_space_the_caller_cannot_read_lends_nothing(world: World, t
     question = "买灯泡要谁签字"
     assert kb.members.titles(question, actor_access(factory, "employee")) == ()
     assert kb.members.titles(question, actor_access(factory, "supervisor")) == ("零星采购管理办法",)
+
+
+LEAVE = (
+    "## 一、请假类型有哪些\n\n公司设置的请假类型有以下几种：\n\n1. 年休假：带薪假期。\n2. 婚假：3天。\n\n"
+    "## 二、请假的办理步骤\n\n1. 在员工App提交申请。\n2. 审批通过后离岗。"
+)
+
+
+def test_a_thing_named_in_a_lay_word_names_the_document_that_lists_it_in_its_own_word(
+    world: World, tmp_path: Path
+) -> None:
+    kb, factory = world
+    paths = [write_doc(tmp_path / "docs", "leave", LEAVE, **policy("请假管理制度"))]
+    assert kb.ingest_paths(paths, space_id="space-all-staff").ok
+    access = actor_access(factory, "employee")
+    assert kb.members.titles("年休假怎么请", access) == ("请假管理制度",)
+    assert kb.members.titles("年假怎么请", access) == ("请假管理制度",), "年假 is the staff word for 年休假"
+    assert kb.members.titles("加班费怎么算", access) == ()

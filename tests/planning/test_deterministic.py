@@ -27,6 +27,7 @@ _FIXTURE = [
     ("报销需要什么材料", "KNOWLEDGE_QA", "REIMBURSEMENT", ["REQUIRED_MATERIALS"], ["KNOWLEDGE_SEARCH"]),
     ("装修人员怎么进场", "KNOWLEDGE_QA", "DECORATION", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
     ("电梯困人怎么处理", "KNOWLEDGE_QA", "ELEVATOR", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
+    ("年假要怎么请", "KNOWLEDGE_QA", "LEAVE", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
     ("你好", "SOCIAL", None, [], []),
     ("谢谢师傅", "SOCIAL", None, [], []),
     ("早上好", "SOCIAL", None, [], []),

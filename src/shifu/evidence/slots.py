@@ -98,6 +98,8 @@ _PERMISSION = re.compile(
     r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
 )
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
+_ASKED_ACTION = re.compile(r"(?:怎么|如何|怎样|咋)(?:去|来)?(?P<verb>申请|请|报名|申报|报销|领取)")
+"""How to do an action (年假怎么请 / 工伤怎么申请): the action the question asks about, not a situation."""
 
 
 @dataclass(slots=True)
@@ -132,6 +134,8 @@ class QuestionView:
     """Lengths of time the question states (超过30天还能报吗): a section stating one is on point."""
     qualifiers: frozenset[str] = frozenset()
     """Words qualifying the quantity asked (要提前几天): see `quantity_asks.states_asked_quantity`."""
+    action: str | None = None
+    """The action a how-to question asks about (申请 of 工伤怎么申请; 请 of 年假怎么请)."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -153,6 +157,7 @@ class QuestionView:
             asks_permission=bool(_PERMISSION.search(subject)),
             durations=_durations(subject),
             qualifiers=qualifiers_in(subject),
+            action=action.group("verb") if (action := _ASKED_ACTION.search(subject)) else None,
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -344,7 +349,9 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
     Only laws and regulations (a company procedure states its steps), and only a sentence that
     names the question's subject (with the items it introduces) and most of what the question says
     of it (员工宿舍怎么申请 is not answered by a penalty for dangerous goods stored beside 员工宿舍),
-    states the situation (…的，) and what follows from it.
+    states the situation (…的，) and what follows from it. A question asking how to do something
+    (年假怎么请) is answered only by a sentence about doing it (…应当…提出工伤认定申请 answers 工伤怎么申请;
+    有下列情形之一的，不享受当年的年休假 says who has no leave, not how it is asked for).
     """
     if doc.authority not in LAW_AUTHORITIES or view.terms.empty:
         return False
@@ -355,6 +362,8 @@ def _law_handles_the_situation(view: QuestionView, doc: DocumentEvidence, body: 
             continue
         # 有下列情形之一的，由劳动行政部门责令支付…：（一）无故拖欠劳动者工资的: the situations are the items.
         listed = "".join(items_after(sentences, index)) if sentence.endswith(LEAD_IN_END) else ""
+        if view.action is not None and view.action not in sentence:
+            continue
         handled = heading + sentence + listed
         if view.about_subject(handled) and relevance(view.terms, handled).score >= CONTEXT_SCORE:
             return True

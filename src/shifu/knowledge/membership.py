@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from shifu.knowledge.access import SearchAccess
 from shifu.knowledge.parts import is_indexable
+from shifu.nlp.lay_words import statute_words
 from shifu.nlp.scope_sections import SCOPE_WORDS, is_scope_section, scope_members, without_exclusions
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow
 
@@ -62,13 +63,15 @@ class MembershipIndex:
         self._members = None
 
     def titles(self, query: str, access: SearchAccess) -> tuple[str, ...]:
-        """Titles of the documents `access` may read whose scope lists a thing `query` names."""
+        """Titles of the documents `access` may read whose scope lists a thing `query` names, in the
+        query's words or in the document words its lay words stand for (年假 names 年休假)."""
+        named = " ".join((query, *statute_words(query)))
         found = (
             member.title
             for member in self._current()
             if member.tenant_id == access.tenant_id
             and member.space_id in access.space_ids
-            and member.name in query
+            and member.name in named
         )
         return tuple(dict.fromkeys(found))
 
