@@ -756,6 +756,24 @@ def test_versions_are_compared_in_the_sections_written_for_the_asked_claim() -> 
     assert decision.qualified_citation_ids == ("c2",)
 
 
+def test_a_question_about_kinds_is_answered_by_the_list_of_kinds_not_by_the_rules_beside_it() -> None:
+    p = plan("请假有哪几种", [EvidenceNeed.GENERAL_RULE])
+    kinds, annual = "二、请假类型有哪些", "三、年休假的申请时限"
+    listed = "公司设置的请假类型有以下几种：\n1. 年休假：带薪假期。\n2. 产假：按国家规定执行。"
+    rule = (EvidenceNeed.GENERAL_RULE,)
+    documents = [
+        _leave_doc("c1", listed, "2024版", kinds, needs=rule),
+        _leave_doc("c2", listed, "2025版", kinds, needs=rule),
+        _leave_doc("c3", "请假须提前3个工作日在员工App提交申请。", "2024版", annual, needs=rule),
+        _leave_doc("c4", "请假须提前5个工作日在员工App提交申请。", "2025版", annual, needs=rule),
+    ]
+    decision = _evaluate(p, search_result(*documents))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("c2",)
+    other = _evaluate(plan("请假有什么规定", [EvidenceNeed.GENERAL_RULE]), search_result(*documents))
+    assert other.status is not DecisionStatus.ANSWERED, "any other question still sees the versions disagree"
+
+
 def test_versions_that_differ_in_the_section_written_for_the_claim_still_need_input() -> None:
     p = plan("病假要什么证明", [EvidenceNeed.REQUIRED_MATERIALS])
     materials = "五、请假需提交的证明材料"

@@ -98,6 +98,12 @@ _PERMISSION = re.compile(
     r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
 )
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
+_ASKS_KINDS = re.compile(
+    r"(?:哪几|哪些|什么|几)(?:种|类)|(?:哪些|什么|几种)(?:类型|种类|类别)|分(?:为)?几(?:种|类)|"
+    r"(?:类型|种类|类别)(?:有|是)?(?:哪些|哪几种|几种|什么)"
+)
+"""The question asks what kinds of something there are (请假有哪几种 / 分几类)."""
+_KINDS_HEADING = re.compile(r"类型|种类|类别|分类")
 _ASKED_ACTION = re.compile(r"(?:怎么|如何|怎样|咋)(?:去|来)?(?P<verb>申请|请|报名|申报|报销|领取)")
 """How to do an action (年假怎么请 / 工伤怎么申请): the action the question asks about, not a situation."""
 
@@ -134,6 +140,8 @@ class QuestionView:
     """Lengths of time the question states (超过30天还能报吗): a section stating one is on point."""
     qualifiers: frozenset[str] = frozenset()
     """Words qualifying the quantity asked (要提前几天): see `quantity_asks.states_asked_quantity`."""
+    asks_kinds: bool = False
+    """请假有哪几种: the section headed for the subject's kinds (请假类型有哪些) answers it."""
     action: str | None = None
     """The action a how-to question asks about (申请 of 工伤怎么申请; 请 of 年假怎么请)."""
 
@@ -157,6 +165,7 @@ class QuestionView:
             asks_permission=bool(_PERMISSION.search(subject)),
             durations=_durations(subject),
             qualifiers=qualifiers_in(subject),
+            asks_kinds=bool(_ASKS_KINDS.search(subject)),
             action=action.group("verb") if (action := _ASKED_ACTION.search(subject)) else None,
         )
 
@@ -261,6 +270,12 @@ def _windows(body: str) -> list[str]:
         windows.append(before + sentence)
         lead = sentence
     return windows or [""]
+
+
+def _lead(doc: DocumentEvidence) -> str:
+    """The fragment's headings and its first sentence (公司设置的请假类型有以下几种：)."""
+    first = next((part for part in SENTENCE.findall(strip_instructions(doc.text)) if part.strip()), "")
+    return f"{fragment_heading(doc)}\n{first}"
 
 
 def _steps_name_the_subject(
@@ -492,6 +507,14 @@ def judge_document_slot(
         # over another procedure that only mentions it (训练指派的操作步骤 … 复盘改进目标).
         headed = [item for item in outcome.covering if view.about_subject(fragment_heading(item.doc))]
         outcome.covering = headed or outcome.covering
+    if need is EvidenceNeed.GENERAL_RULE and view.asks_kinds:
+        # 请假有哪几种 is answered by the list of kinds, not by every rule about leave beside it.
+        kinds = [
+            item
+            for item in outcome.covering
+            if _KINDS_HEADING.search(item.doc.locator) and view.about_subject(_lead(item.doc))
+        ]
+        outcome.covering = kinds or outcome.covering
     outcome.covering.sort(
         key=lambda item: (
             not view.names_locator(item.doc),
