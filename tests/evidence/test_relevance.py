@@ -84,6 +84,15 @@ def test_a_refund_asked_with_one_character_is_read_as_退还(question: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("question", "thing"), [("报销额度用完了怎么办", "额度"), ("零星采购额度超了怎么办", "额度")]
+)
+def test_a_question_word_that_something_happened_to_is_the_subject(question: str, thing: str) -> None:
+    terms = question_terms(question)
+    assert thing in terms.required, "额度用完了 is about the quota, not about every rule that mentions 超过"
+    assert "额度" not in {term.text for term in question_terms("报销额度是多少").terms}
+
+
+@pytest.mark.parametrize(
     ("question", "subject"),
     [
         ("公司食堂几点开饭", "食堂"),

@@ -251,6 +251,10 @@ SITUATION_WORDS: frozenset[str] = frozenset(
 "丢了怎么办", "要提前几天申请" or "多久到场" alone still names no subject (到账 of what?), so the conversation
 lends one or asks back."""
 
+MISHAP_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_EXCEEDED))
+"""What happened to a thing (额度用完了, 材料丢了): the word before one names the thing, even a word that
+otherwise only says what is asked (额度 of 报销额度是多少, 材料 of 要什么材料)."""
+
 TOPIC_WORDS: frozenset[str] = _words(
     """
     报销 采购 装修 电梯 消防 投诉 请假 催缴 催费 物业费 押金 巡检 巡查 复盘 训练 练习 待办 工单 门岗 交接班

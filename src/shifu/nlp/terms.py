@@ -15,7 +15,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from shifu.nlp.lay_words import DOMAIN_WORDS, GENERIC_WORDS, LAY_SYNONYMS, QUESTION_WORDS, SITUATION_WORDS
+from shifu.nlp.lay_words import (
+    DOMAIN_WORDS,
+    GENERIC_WORDS,
+    LAY_SYNONYMS,
+    MISHAP_WORDS,
+    QUESTION_WORDS,
+    SITUATION_WORDS,
+)
 from shifu.nlp.mentions import ORDINAL_MENTION, VERSION_MENTION
 
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -273,12 +280,13 @@ def question_terms(question: str) -> QuestionTerms:
     for run in (part for text in _CJK_RUN.findall(question) for part in _ASKED_SPAN.split(text) if part):
         pieces = [_without_question_prefix(piece) for piece in _merge_unknown(_segment(run))]
         for index, piece in enumerate(pieces):
-            if len(piece) < 2 or piece in QUESTION_WORDS or piece in GENERIC_WORDS or _not_a_term(piece):
+            following = pieces[index + 1] if index + 1 < len(pieces) else ""
+            asked = piece in QUESTION_WORDS and following not in MISHAP_WORDS
+            if len(piece) < 2 or asked or piece in GENERIC_WORDS or _not_a_term(piece):
                 continue
             if _ASKING.search(piece):
                 continue
             found.setdefault(piece, known.get(piece, _UNKNOWN_IDF))
-            following = pieces[index + 1] if index + 1 < len(pieces) else ""
             if following in _EXAMPLE_MARKERS:
                 examples.add(piece)
             elif following in _CATEGORY_MARKERS:
