@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from context.builders import NOW, document, frame, principal, search_result, state_with, tasks_result
+from context.builders import (
+    NOW,
+    document,
+    frame,
+    principal,
+    search_result,
+    state_with,
+    task_fact,
+    tasks_result,
+)
 from shifu.context.state import ConversationState, PendingItem, PendingKind, dump_state
 from shifu.context.transitions import cancel_pending, invalidate_fact_refs, ref_scope, state_after_turn
-from shifu.contracts.common import ToolCode
+from shifu.contracts.common import ToolCode, ToolStatus
+from shifu.contracts.evidence import ToolResult
+from shifu.contracts.plan import ToolCall
 from shifu.errors import BadRequest
 
 
@@ -29,6 +40,24 @@ def test_listed_facts_become_numbered_references_without_bodies() -> None:
     stored = dump_state(state)
     for body in ("待办正文", "2026-07-16", "我的当前待办", "embedded-demo"):
         assert body not in stored
+
+
+def test_what_the_account_can_use_is_not_a_listing_a_later_第一项_could_read_again() -> None:
+    capability = task_fact(1).model_copy(
+        update={"fact_type": "CAPABILITY", "item_key": "capability:u-zhangsan"}
+    )
+    result = ToolResult(
+        call=ToolCall(tool=ToolCode.CAPABILITY_QUERY, arguments={"requestedSystem": "团队待办"}),
+        status=ToolStatus.OK,
+        facts=[capability],
+    )
+    before = state_with(facts=2, previous=frame("我今天的待办"))
+    after = state_after_turn(
+        before, frame=frame("我组里谁有待办"), results=[result], ctx=principal(), now=NOW
+    )
+    assert after.fact_refs == before.fact_refs, "the last real listing is still what 第一项 means"
+    fresh = state_after_turn(ConversationState(), frame=None, results=[result], ctx=principal(), now=NOW)
+    assert fresh.fact_refs == ()
 
 
 def test_citations_keep_version_but_not_text() -> None:

@@ -41,9 +41,17 @@ def ref_scope(ctx: ExecutionContext) -> RefScope:
     )
 
 
+_NEVER_LISTED = frozenset({"CAPABILITY"})
+"""Facts about the assistant itself (what this account can use): there is no 第一项 of them to read again."""
+
+
 def is_listed_item(fact_type: str) -> bool:
     """Whether a fact is an item the user sees numbered (第二项), not a summary or an empty marker."""
-    return not fact_type.endswith("SUMMARY") and not fact_type.startswith("NO_")
+    return (
+        fact_type not in _NEVER_LISTED
+        and not fact_type.endswith("SUMMARY")
+        and not fact_type.startswith("NO_")
+    )
 
 
 def fact_ref_records(results: Sequence[ToolResult], ctx: ExecutionContext) -> tuple[FactRefRecord, ...]:
