@@ -231,3 +231,18 @@ def test_a_count_asked_of_one_listed_kind_quotes_its_line_even_when_it_defers() 
     spans = select_spans(EvidenceNeed.AMOUNT_RULE, text, "陪产假有几天")
     assert "5. 产假、陪产假：按国家和当地规定执行。" in spans
     assert not [span for span in spans if "婚假" in span or "丧假" in span]
+
+
+PATROLS = (
+    "各项目按以下频次开展消防巡检：\n\n"
+    "1. 日常巡查：每日2次，在上午和下午进行。\n"
+    "2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。\n"
+    "3. 年度检测：每年1次，委托检测机构进行。"
+)
+
+
+def test_how_often_quotes_the_schedule_line_of_the_asked_thing_or_the_whole_schedule() -> None:
+    night = select_spans(EvidenceNeed.DEADLINE, PATROLS, "夜班巡查多久一次")
+    assert night == ["2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。"], "夜班 is written 夜间"
+    every = select_spans(EvidenceNeed.DEADLINE, PATROLS, "消防巡检多久一次")
+    assert [line[:2] for line in every] == ["1.", "2.", "3."]

@@ -167,8 +167,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if question and asks_frequency(question):
         # 多久一次: every sentence that says how often (a schedule is a list), no nearby durations.
         often = [s for s in spoken if states_frequency(s)]
-        if often:
-            return often[:MAX_LISTED_ITEMS]
+        # 夜间巡查多久一次: the line naming 夜间巡查, not 日常巡查 or 年度检测 beside it.
+        subject = _subject_words(question)
+        naming = [s for s in often if subject and all(any(w in s for w in words) for words in subject)]
+        if naming or often:
+            return (naming or often)[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
     kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
     if kind is not None:
