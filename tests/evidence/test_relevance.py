@@ -346,6 +346,8 @@ def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
         ("年假要提前几天申请", "已满10年不满20年的，年休假10天", False),
         ("请假超过几天要经理批", "请假超过3天的由经理审批", True),
         ("消防巡检多久一次", "每月至少检查一次", True),
+        ("岗前培训多少个小时", "岗前学习总时长不少于8学时，每学时45分钟", True),
+        ("岗前培训有几个学时", "岗前学习总时长不少于8学时", True),
     ],
 )
 def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(

@@ -545,6 +545,7 @@ def test_the_words_of_a_pointed_at_item_are_asked_about_not_already_known() -> N
 def test_a_question_asking_which_institution_is_answered_by_the_class_a_rule_names() -> None:
     rule = "入职体检应在二级以上医院或公司指定的体检机构进行，体检日期距入职报到日期不超过3个月。"
     assert states_an_answer(AnswerKind.PLACE, rule, "体检去哪家医院做")
+    assert states_an_answer(AnswerKind.PLACE, rule, "体检在哪做"), "where a service is had: an institution"
     assert not states_an_answer(AnswerKind.PLACE, "伤者被送往市第一人民医院救治。", "颁奖典礼在哪里举行")
 
 

@@ -105,8 +105,11 @@ _PLACE_WORDS = re.compile(
     r"前台|机场|车站|火车站|港|体育场|体育馆|会展中心|国家会议中心|酒店|公园|岛|湾)"
 )
 _INSTITUTIONS = r"医院|诊所|卫生院|体检机构|机构|银行|网点|营业厅"
-_ASKS_WHICH_INSTITUTION = re.compile(rf"(?:哪家|哪所|哪个|哪些|什么)(?:{_INSTITUTIONS})")
-"""去哪家医院体检 asks for a kind of institution, which a rule names by its class (二级以上医院)."""
+_ASKS_WHICH_INSTITUTION = re.compile(
+    rf"(?:哪家|哪所|哪个|哪些|什么)(?:{_INSTITUTIONS})|(?:在|去|到)哪(?:里|儿)?(?:做|办|办理|看|查|检查|体检)"
+)
+"""去哪家医院体检 asks for a kind of institution, which a rule names by its class (二级以上医院); so does
+体检在哪做 (where a service is had, not where an event is held)."""
 _INSTITUTION = re.compile(rf"[\u4e00-\u9fff]{{1,8}}(?:{_INSTITUTIONS})")
 _RESULT = re.compile(
     rf"冠军|亚军|季军|殿军|第[\d{CN_NUMERALS}]+名|[\d{CN_NUMERALS}]+强|小组第[\d{CN_NUMERALS}]+|出局|淘汰|晋级|夺冠|止步|"
