@@ -346,7 +346,9 @@ def test_asking_what_is_forbidden_needs_the_prohibition_rule(
     assert plan.evidence_needs[:1] == [EvidenceNeed.PROHIBITION], plan.evidence_needs
 
 
-@pytest.mark.parametrize("question", ["零星采购要几个人签字", "报销要几级审批", "请5天假要几个领导批"])
+@pytest.mark.parametrize(
+    "question", ["零星采购要几个人签字", "报销要几级审批", "请5天假要几个领导批", "报销要哪些人签字"]
+)
 def test_asking_how_many_sign_needs_who_approves(deterministic: DeterministicPlanner, question: str) -> None:
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
     assert plan.evidence_needs[:1] == [EvidenceNeed.APPROVAL], plan.evidence_needs

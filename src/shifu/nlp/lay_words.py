@@ -113,6 +113,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"点名", "曝光", "公布"}),
     frozenset({"泄露", "泄漏", "外泄", "保密", "无关人员提供"}),
     frozenset({"夜班", "夜间"}),
+    frozenset({"签字", "签批", "签名", "审批"}),
     frozenset({"没来", "没到", "未到岗", "没到岗", "没有到岗", "未按时到岗"}),
     frozenset({"不好", "不满意", "不满"}),
     frozenset({"中午", "午休", "12:00", "12点"}),

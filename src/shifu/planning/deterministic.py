@@ -48,7 +48,10 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
             r"(?:要|需要|得|开)(?:什么|啥|哪些)(?:证明|材料|资料|单据)"
         ),
     ),
-    (EvidenceNeed.APPROVAL, re.compile(r"几(?:个|位|级)?(?:人|领导|层)?(?:签字|签批|签名|审批|批准|批)")),
+    (
+        EvidenceNeed.APPROVAL,
+        re.compile(r"(?:几|哪些|哪几|什么)(?:个|位|级)?(?:人|领导|层)?(?:签字|签批|签名|审批|批准|批)"),
+    ),
     (
         EvidenceNeed.DEADLINE,
         re.compile(
@@ -61,8 +64,8 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥 /
 要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 and 几天内要整改完 for the time
 limit (逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then
-checked, 有哪些禁忌 for what is prohibited, 要几个人签字 for who signs (the sources name the signers, not
-a count)."""
+checked, 有哪些禁忌 for what is prohibited, 要几个人签字 / 要哪些人签字 for who signs (the sources name the
+signers, not a count)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|"
