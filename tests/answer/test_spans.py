@@ -246,3 +246,18 @@ def test_how_often_quotes_the_schedule_line_of_the_asked_thing_or_the_whole_sche
     assert night == ["2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。"], "夜班 is written 夜间"
     every = select_spans(EvidenceNeed.DEADLINE, PATROLS, "消防巡检多久一次")
     assert [line[:2] for line in every] == ["1.", "2.", "3."]
+
+
+COLLECTION_BANS = (
+    "物业费催缴中严禁以下行为：\n\n"
+    "1. 以停水、停电的方式催缴物业费。\n"
+    "2. 在21:00至次日8:00期间电话催缴。\n"
+    "3. 向业主的亲友透露欠费情况。"
+)
+
+
+def test_a_prohibition_asked_by_its_time_quotes_the_item_stating_the_time_with_its_lead_in() -> None:
+    spans = select_spans(EvidenceNeed.PROHIBITION, COLLECTION_BANS, "催费电话几点以后不能打")
+    assert spans == ["物业费催缴中严禁以下行为：", "2. 在21:00至次日8:00期间电话催缴。"]
+    everything = select_spans(EvidenceNeed.PROHIBITION, COLLECTION_BANS, "催费有哪些禁止的")
+    assert len(everything) == 4

@@ -97,6 +97,10 @@ _BY_AN_EVENT = re.compile(r"最迟|最晚|截止|(?:当天|当日)(?:内)?(?:提
 """A time limit set by an event, not a count: 体检报告最迟在入职报到当天提交."""
 
 
+_KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
+"""Slots whose sentences are narrowed to those stating the kind of answer asked (谁 / 几点 / 在哪)."""
+
+
 def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
     if need is EvidenceNeed.AMOUNT_RULE:
         # An age or multiple the question already states (哺乳未满一周岁) is not what it asks for.
@@ -173,10 +177,12 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         if naming or often:
             return (naming or often)[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
-    kind = answer_kind(question) if need is EvidenceNeed.GENERAL_RULE and question else None
+    kind = answer_kind(question) if need in _KIND_ANSWERED and question else None
     if kind is not None:
-        # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer.
-        marked = [s for s in marked if states_an_answer(kind, s, question)] or marked
+        # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer (催费电话几点以后不能打:
+        # the prohibited hours, not every prohibition of the list).
+        pool = _with_listed_items(marked, text) if need is EvidenceNeed.PROHIBITION else marked
+        marked = [s for s in pool if states_an_answer(kind, s, question)] or marked
     bound = asked_bound(question) if question else None
     if bound is not None:
         # 最多几项: the sentence stating the upper limit before those stating a minimum.
