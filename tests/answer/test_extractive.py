@@ -216,6 +216,13 @@ def test_describe_fact_without_title() -> None:
     assert describe_fact(bare) == "我的当前待办（数量 0）"
 
 
+def test_a_fact_is_described_with_the_readers_status_label_not_the_system_code() -> None:
+    task = fact().model_copy(
+        update={"value": {"title": "消防通道巡检", "status": "OPEN", "statusLabel": "未完成"}}
+    )
+    assert describe_fact(task) == "我的当前待办：消防通道巡检（状态 未完成）"
+
+
 @pytest.mark.parametrize(
     ("question", "amount", "expected"),
     [

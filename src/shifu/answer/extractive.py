@@ -32,6 +32,7 @@ _FACT_FIELDS: tuple[tuple[str, str], ...] = (
     ("dueDate", "截止"),
     ("due_date", "截止"),
     ("date", "日期"),
+    ("statusLabel", "状态"),
     ("status", "状态"),
     ("count", "数量"),
     ("score", "得分"),
@@ -48,9 +49,13 @@ def _scalar(value: JsonValue) -> str | None:
 def describe_fact(fact: VerifiedFact) -> str:
     """One line for a live fact: its label, its title and a few well-known fields, copied as-is."""
     title = next((text for key in _TITLE_FIELDS if (text := _scalar(fact.value.get(key))) is not None), None)
-    extras = [
-        f"{word} {text}" for key, word in _FACT_FIELDS if (text := _scalar(fact.value.get(key))) is not None
-    ]
+    shown: dict[str, str] = {}
+    for key, word in _FACT_FIELDS:
+        text = _scalar(fact.value.get(key))
+        if text is not None and word not in shown:
+            # The reader's label (statusLabel 未完成) wins over the system's code (status OPEN).
+            shown[word] = text
+    extras = [f"{word} {text}" for word, text in shown.items()]
     head = f"{fact.label}：{title}" if title else fact.label
     return f"{head}（{'，'.join(extras)}）" if extras else head
 
