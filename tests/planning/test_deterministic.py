@@ -27,7 +27,6 @@ _FIXTURE = [
     ("报销需要什么材料", "KNOWLEDGE_QA", "REIMBURSEMENT", ["REQUIRED_MATERIALS"], ["KNOWLEDGE_SEARCH"]),
     ("装修人员怎么进场", "KNOWLEDGE_QA", "DECORATION", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
     ("电梯困人怎么处理", "KNOWLEDGE_QA", "ELEVATOR", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
-    ("年假要怎么请", "KNOWLEDGE_QA", "LEAVE", ["PROCESS_STEPS"], ["KNOWLEDGE_SEARCH"]),
     ("你好", "SOCIAL", None, [], []),
     ("谢谢师傅", "SOCIAL", None, [], []),
     ("早上好", "SOCIAL", None, [], []),
@@ -178,6 +177,22 @@ def test_web_research_needs_consent_and_drafts_need_confirmation(deterministic: 
     draft = deterministic.build_plan("记一下，3 栋 1201 要回访", NEW, now=NOW, tz=TZ)
     assert draft.requires_confirmation and not draft.requires_external_consent
     assert draft.tool_calls[0].arguments == {"content": "3 栋 1201 要回访"}
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "tool", "need"),
+    [
+        ("年假要怎么请", Intent.KNOWLEDGE_QA, ToolCode.KNOWLEDGE_SEARCH, EvidenceNeed.PROCESS_STEPS),
+        ("我这周训练完成得如何", Intent.LIVE_MY_WORK, ToolCode.MY_PRACTICE_SUMMARY, EvidenceNeed.LIVE_STATE),
+    ],
+)
+def test_everyday_wordings_are_planned_for_what_they_ask(
+    deterministic: DeterministicPlanner, question: str, intent: Intent, tool: ToolCode, need: EvidenceNeed
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is intent
+    assert [c.tool for c in plan.tool_calls] == [tool]
+    assert plan.evidence_needs[:1] == [need]
 
 
 @pytest.mark.parametrize("question", ["帮我处理一下", "那个", "嗯"])
