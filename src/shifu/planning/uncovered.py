@@ -120,6 +120,14 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("复盘预约", re.compile(r"(?:安排|预约|约)[^，,。？?]{0,6}复盘(?!名单|记录|情况|结果)")),
     (
+        "手动调整复盘名单",
+        re.compile(
+            r"(?:加到|加入|加进|放到|放进|列入|列进|添加到|补进)[^，,。？?]{0,4}复盘名单|"
+            r"(?:从|把)[^，,。？?]{0,8}复盘名单[^，,。？?]{0,4}(?:删|去掉|移除|移出|拿掉|踢)|"
+            r"(?:移出|移除|踢出)[^，,。？?]{0,4}复盘名单"
+        ),
+    ),
+    (
         "短信和电话通知",
         re.compile(
             r"发(?:个|条|一条|一个|一下)?(?:[^，,。？?]{0,4})(?:短信|通知|消息|微信)|打(?:个|一个|一下|一通)?电话|群发"
@@ -128,7 +136,9 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """Acts no connected system performs for the user, with the name the capability answer gives them.
 给孙八安排复盘 schedules a review meeting: no tool books one (a training assignment titled 复盘 would
-pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job."""
+pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job. The list
+itself is drawn up by rule from practice results (低于60分…自动列入): 把孙八加到复盘名单 changes it by
+hand, which no tool does (a training assignment titled 把加到复盘名单 was drafted instead)."""
 
 _NOTE_WORDS = re.compile(r"记一下|记下|记住|备忘|提醒我|记个|写个记录|做个记录")
 """记一下明天给业主打电话 asks for a note about the act, which is a draft tool's job."""
