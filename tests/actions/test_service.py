@@ -283,3 +283,19 @@ def test_work_report_goes_to_work_reports_only(service: ActionService, counts: A
     result = service.confirm(ctx, card.draft_id, _confirm(), now=NOW)
     assert result.receipt is not None and result.receipt.status == "SUBMITTED"
     assert counts() == {"memories": 0, "practice_assignments": 0, "review_dispatches": 0, "work_reports": 1}
+
+
+@pytest.mark.parametrize(
+    ("content", "title", "text"),
+    [
+        ("帮我投稿一篇，题目是电梯困人处置心得", "电梯困人处置心得", "电梯困人处置心得"),
+        ("我想投稿：标题是《雨夜抢修》，昨晚清理了地下室积水", "雨夜抢修", "昨晚清理了地下室积水"),
+    ],
+)
+def test_a_title_the_user_names_is_the_reports_title_not_the_start_of_its_text(
+    service: ActionService, content: str, title: str, text: str
+) -> None:
+    call = ToolCall(tool=ToolCode.WORK_REPORT_DRAFT, arguments={"content": content})
+    card = service.build_draft(make_ctx("employee"), call, now=NOW).card
+    assert card is not None
+    assert (card.fields["title"], card.fields["content"]) == (title, text)

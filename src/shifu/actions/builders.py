@@ -112,6 +112,11 @@ _REPORT_LEAD = re.compile(
     r"\s*[:：，,]\s*"
 )
 """我想投稿：今天帮… : the request in front of the content is not part of what was done."""
+_REPORT_TITLE = re.compile(
+    r"^(?:题目|标题|名字|名称)(?:就)?(?:是|叫|为|叫做)?[:：]?\s*[「“《\"]?(?P<title>[^，,。；;！!？?」”》\"]+)[」”》\"]?"
+    r"[，,。；;\s]*"
+)
+"""题目是电梯困人处置心得: the title the user gives, not a report whose text begins with 题目是."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,11 @@ class PayloadBuilder:
 
     def _work_report(self, ctx: ExecutionContext, title: str | None, raw: str) -> BuiltPayload:
         content = _REPORT_LEAD.sub("", raw.strip()).strip()
+        named = _REPORT_TITLE.match(content)
+        if named is not None and not title:
+            # Only a title given: it is also the text to confirm, so nothing is invented.
+            title = named.group("title").strip()
+            content = content[named.end() :].strip() or title
         project_id = _current_project(ctx)
         payload = WorkReportPayload(
             project_id=project_id,
