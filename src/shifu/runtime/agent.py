@@ -76,6 +76,7 @@ from shifu.runtime.subject import SUBJECT_MISSING, lacks_subject
 from shifu.runtime.turn import TurnResult
 from shifu.tools.executor import ToolExecutor
 from shifu.tools.limits import RunBudget, RunLimits
+from shifu.tools.ranking import ranking_line
 from shifu.tools.render import render_result
 
 log = logging.getLogger(__name__)
@@ -490,6 +491,9 @@ class AgentRuntime:
         facts = facts_of(results)
         live_results = [r for r in results if r.call.tool in LIVE_TOOLS and r.status is ToolStatus.OK]
         parts: list[str] = [render_result(r) for r in live_results]
+        ranked = ranking_line(plan.question, facts_of(live_results))
+        if ranked is not None:
+            parts.insert(0, ranked)
         if decision is not None:
             turn.decision = decision.status
             turn.reason_codes += list(decision.reason_codes)
