@@ -282,6 +282,28 @@ def test_cancel_closes_the_pending_item(question: str, kind: PendingKind) -> Non
     assert resolution.state.fact_refs == state.fact_refs
 
 
+@pytest.mark.parametrize(
+    ("reply", "choice"),
+    [
+        ("仅自己可见", "私人记录"),
+        ("私人的吧", "私人记录"),
+        ("存成公司记录", "公司记录"),
+        ("公开", "公司记录"),
+    ],
+)
+def test_choosing_who_sees_an_open_note_drafts_it_again_with_that_choice(reply: str, choice: str) -> None:
+    note = frame("帮我记一下3栋电梯异响", intent=Intent.CAPTURE_FACT)
+    pending = PendingItem(kind=PendingKind.DRAFT, item_id="draft-9", created_at=NOW)
+    state = state_with(previous=note).model_copy(update={"pending": pending})
+    resolution = resolve(reply, state, entities=NONE)
+    assert resolution.effective_question == f"帮我记一下3栋电梯异响，{choice}"
+    assert resolution.cancelled == pending and resolution.state.pending is None
+    report = frame("帮我投稿一篇电梯困人处置心得", intent=Intent.DRAFT_ACTION)
+    other = resolve(reply, state.model_copy(update={"frame": report}), entities=NONE)
+    assert other.cancelled is None, "only a note has a visibility to choose"
+    assert cues.visibility_choice("公司记录要怎么写") is None
+
+
 def test_cancel_with_nothing_pending_cancels_nothing() -> None:
     resolution = resolve("算了", ConversationState(), entities=NONE)
     assert resolution.context.relation is ContextRelation.CANCEL

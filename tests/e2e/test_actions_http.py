@@ -105,6 +105,21 @@ def test_a_visibility_named_in_the_request_is_the_notes_and_is_not_part_of_it(
         assert row is not None and (row.visibility, row.content) == ("PRIVATE", "5栋门禁要换电池")
 
 
+def test_a_visibility_typed_as_the_reply_to_a_note_drafts_it_again_with_that_visibility(
+    actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
+) -> None:
+    employee = actor("employee")
+    first = _drafted(employee, "记一下：5栋门禁要换电池", "CAPTURE_MEMORY_DRAFT")["actionDraft"]
+    chosen = employee.ask("仅自己可见")
+    assert chosen["status"] == "NEEDS_CONFIRMATION", chosen["answer"]
+    draft = chosen["actionDraft"]
+    assert draft["draftId"] != first["draftId"]
+    assert draft["fields"]["visibility"] == "PRIVATE" and draft["fields"]["content"] == "5栋门禁要换电池"
+    assert _confirm(client, employee.headers, first, visibility="PRIVATE").status_code != 200, "closed"
+    confirmed = _confirm(client, employee.headers, draft)
+    assert confirmed.status_code == 200, confirmed.text
+
+
 def test_review_list_is_only_drafted_and_confirmation_echoes_the_domain_result(
     actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
 ) -> None:

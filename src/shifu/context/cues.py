@@ -199,6 +199,24 @@ def supplies_a_field(text: str) -> bool:
     )
 
 
+_VISIBILITY_CHOICE_RE = re.compile(
+    r"^(?:就|那就|那|请|帮我)?(?:记成|记为|存成|存为|设成|设为|作为|选|改成|要)?"
+    r"(?P<choice>私人记录|私人的|私人|仅自己可见|自己可见|只有我能看|只给我看|私密|公司记录|公司的|记到公司|公开记录|公开)"
+    r"(?:吧|就行|就好|可见)?$"
+)
+_PRIVATE_CHOICES = frozenset(
+    {"私人记录", "私人的", "私人", "仅自己可见", "自己可见", "只有我能看", "只给我看", "私密"}
+)
+
+
+def visibility_choice(text: str) -> str | None:
+    """私人记录 or 公司记录 when the whole reply only chooses who sees a note (仅自己可见, 存成公司记录)."""
+    match = _VISIBILITY_CHOICE_RE.match(_PUNCT_RE.sub("", text))
+    if match is None:
+        return None
+    return "私人记录" if match.group("choice") in _PRIVATE_CHOICES else "公司记录"
+
+
 def is_assent(text: str) -> bool:
     """True when the whole utterance only agrees; it names nothing else to do."""
     return ASSENT_RE.match(_PUNCT_RE.sub("", text)) is not None

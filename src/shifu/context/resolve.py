@@ -313,6 +313,19 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         next_state, closed = cancel_pending(state)
         return Resolution(context, f"{frame.question}，{question}", next_state, closed)
 
+    choice = cues.visibility_choice(question)
+    noting = frame is not None and frame.intent is Intent.CAPTURE_FACT
+    if choice is not None and pending is not None and frame is not None and noting:
+        # 仅自己可见 after 记一下…: the note is drafted again with the visibility chosen, the first
+        # draft closed, and the new one still waits for the card's confirmation.
+        context = ResolvedContext(
+            relation=ContextRelation.FOLLOW_UP,
+            references=[ResolvedReference(kind="FRAME", text=question)],
+            **{**base, "goal": None},
+        )
+        next_state, closed = cancel_pending(state)
+        return Resolution(context, f"{frame.question}，{choice}", next_state, closed)
+
     correction = cues.correction_remainder(question)
     if correction is not None:
         frame_ref = [ResolvedReference(kind="FRAME", text=question)] if frame else []
