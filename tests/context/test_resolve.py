@@ -406,7 +406,12 @@ def test_a_named_document_needs_no_earlier_citation(question: str) -> None:
 
 @pytest.mark.parametrize(
     ("previous", "question", "expected"),
-    [("婚假几天", "产假呢", "产假几天"), ("病假要什么证明", "那婚假呢", "婚假要什么证明")],
+    [
+        ("婚假几天", "产假呢", "产假几天"),
+        ("病假要什么证明", "那婚假呢", "婚假要什么证明"),
+        ("报销流程", "那采购呢", "采购流程"),
+        ("请假要谁批", "加班呢", "加班要谁批"),
+    ],
 )
 def test_a_sibling_of_the_previous_subject_takes_its_place(
     previous: str, question: str, expected: str

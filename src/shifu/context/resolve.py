@@ -22,6 +22,7 @@ from shifu.contracts.common import ContextRelation, Intent
 from shifu.contracts.context import ResolvedContext, ResolvedReference, UserAssertion
 from shifu.contracts.entities import DocumentRef, ExtractedEntities, OrdinalRef, PersonMention
 from shifu.contracts.messages import MAX_QUESTION_CHARS
+from shifu.nlp.lay_words import PROCEDURE_TOPICS
 from shifu.nlp.terms import question_terms
 
 REFERENCE_UNRESOLVED = "REFERENCE_UNRESOLVED"
@@ -542,13 +543,15 @@ def _sibling_replaced(frame: QuestionFrame, remainder: str) -> str | None:
 
 def _sibling_term(remainder: str, subject: str) -> bool:
     """True when `remainder` is one term of the same kind as the previous subject (产假 after 婚假, 事假
-    after 病假: one head character), so it takes the subject's place. Another kind of term (发票 after
-    报销) narrows the question instead and is put in front of it."""
+    after 病假: one head character; 采购 after 报销: two matters with procedures of their own), so it
+    takes the subject's place. Another kind of term (发票 after 报销) narrows the question instead and
+    is put in front of it."""
     terms = question_terms(remainder).terms
+    matters = remainder in PROCEDURE_TOPICS and subject in PROCEDURE_TOPICS
     return (
         len(terms) == 1
         and terms[0].text == remainder
         and remainder != subject
         and min(len(remainder), len(subject)) >= 2
-        and remainder[-1] == subject[-1]
+        and (remainder[-1] == subject[-1] or matters)
     )

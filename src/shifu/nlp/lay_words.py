@@ -266,6 +266,15 @@ TOPIC_WORDS: frozenset[str] = _words(
 )
 """The company's topic words: what a homophone typo is read as (报消 → 报销, `nlp.homophones`)."""
 
+PROCEDURE_TOPICS: frozenset[str] = _words(
+    """
+    报销 采购 零星采购 装修 请假 催缴 催费 投诉 巡检 巡查 消防巡检 复盘 入职 面试 体检 加班 调休 离职 转正
+    报修 维修 交接班 回访 培训 训练
+    """
+)
+"""Matters each with a procedure of its own: 那采购呢 after 报销流程 asks 采购流程 (发票 after 报销
+narrows the question instead: an invoice has no procedure of its own, it belongs to one)."""
+
 DOMAIN_WORDS: frozenset[str] = _words(
     """
     年假 年休假 婚假 产假 丧假 病假 事假 陪产假 哺乳假 探亲假 调休 补休 年会 加班费 加班工资 试用期 工伤 工龄
