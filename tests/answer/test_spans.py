@@ -261,3 +261,13 @@ def test_a_prohibition_asked_by_its_time_quotes_the_item_stating_the_time_with_i
     assert spans == ["物业费催缴中严禁以下行为：", "2. 在21:00至次日8:00期间电话催缴。"]
     everything = select_spans(EvidenceNeed.PROHIBITION, COLLECTION_BANS, "催费有哪些禁止的")
     assert len(everything) == 4
+
+
+def test_a_clause_continuing_the_one_before_is_quoted_after_it() -> None:
+    article = (
+        "第八十四条 用人单位不办理社会保险登记的，由社会保险行政部门责令限期改正；"
+        "逾期不改正的，对用人单位处应缴社会保险费数额一倍以上三倍以下的罚款。"
+    )
+    spans = select_spans(EvidenceNeed.LIABILITY, article, "逾期不改正罚款多少")
+    assert spans[0].startswith("第八十四条 用人单位不办理社会保险登记的")
+    assert spans[-1].startswith("逾期不改正的")

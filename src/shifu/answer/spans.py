@@ -224,7 +224,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [marked[i] for i in kept]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
-        return _with_lead_ins(_with_listed_items(chosen, text), text)
+        return _with_lead_ins(_with_listed_items(_with_antecedents(chosen, text), text), text)
     stripped = strip_instructions(text).strip()
     return [stripped[:MAX_SPAN_CHARS]] if stripped else []
 
@@ -275,6 +275,24 @@ def _lead_in_of(item: str, text: str) -> str | None:
         return None
     last = sentences(lines[index])
     return last[-1] if last and last[-1].endswith(LEAD_IN_END) else None
+
+
+_CONTINUES = re.compile(r"^(?:逾期(?:不|仍|未)|拒不|情节严重的|前款|上述|但是?|否则|并且)")
+"""A clause that only continues the one before it (逾期不改正的，处…罚款 after 由…责令限期改正)."""
+
+
+def _with_antecedents(chosen: list[str], text: str) -> list[str]:
+    """A clause that continues the one before it is quoted after that one: 逾期不改正的 alone does not
+    say what was not corrected."""
+    spoken = sentences(text)
+    out: list[str] = []
+    for sentence in chosen:
+        index = spoken.index(sentence) if sentence in spoken else -1
+        if index > 0 and _CONTINUES.match(sentence) and spoken[index - 1] not in out:
+            out.append(spoken[index - 1])
+        if sentence not in out:
+            out.append(sentence)
+    return out
 
 
 def _with_lead_ins(chosen: list[str], text: str) -> list[str]:
