@@ -113,9 +113,10 @@ WORDINGS: tuple[frozenset[str], ...] = (
     frozenset({"发售", "上市", "开售", "发布", "推出"}),
     frozenset({"举办", "举行", "召开", "开幕"}),
     frozenset({"出", "付", "支付", "承担", "负担", "垫付", "出资", "列支"}),
+    frozenset({"找", "联系", "上报", "报告", "请示", "求助"}),
 )
-"""Words that state the same attribute (增长 ~ 增速 ~ 上升; 医药费谁出 ~ 从工伤保险基金支付): a sentence
-may use any of them."""
+"""Words that state the same attribute (增长 ~ 增速 ~ 上升; 医药费谁出 ~ 从工伤保险基金支付; 投诉升级要找谁 ~
+上报项目经理): a sentence may use any of them."""
 
 
 def wordings(attribute: str) -> frozenset[str]:
