@@ -253,7 +253,7 @@ SITUATION_WORDS: frozenset[str] = frozenset(
 "丢了怎么办", "要提前几天申请" or "多久到场" alone still names no subject (到账 of what?), so the conversation
 lends one or asks back."""
 
-MISHAP_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_EXCEEDED))
+MISHAP_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_EXCEEDED, "逾期"))
 """What happened to a thing (额度用完了, 材料丢了): the word before one names the thing, even a word that
 otherwise only says what is asked (额度 of 报销额度是多少, 材料 of 要什么材料)."""
 
