@@ -216,6 +216,16 @@ def test_describe_fact_without_title() -> None:
     assert describe_fact(bare) == "我的当前待办（数量 0）"
 
 
+def test_a_summary_fact_is_described_with_its_counts_not_as_a_bare_label() -> None:
+    summary = fact().model_copy(
+        update={
+            "label": "我的训练记录",
+            "value": {"recordCount": 2, "averageScore": 79, "pendingReviewCount": 1},
+        }
+    )
+    assert describe_fact(summary) == "我的训练记录（练习次数 2，平均分 79，待复盘 1）"
+
+
 def test_a_fact_is_described_with_the_readers_status_label_not_the_system_code() -> None:
     task = fact().model_copy(
         update={"value": {"title": "消防通道巡检", "status": "OPEN", "statusLabel": "未完成"}}

@@ -36,6 +36,9 @@ _FACT_FIELDS: tuple[tuple[str, str], ...] = (
     ("status", "状态"),
     ("count", "数量"),
     ("score", "得分"),
+    ("recordCount", "练习次数"),
+    ("averageScore", "平均分"),
+    ("pendingReviewCount", "待复盘"),
 )
 _TITLE_FIELDS = ("title", "name", "summary", "label")
 
