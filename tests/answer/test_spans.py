@@ -271,3 +271,14 @@ def test_a_clause_continuing_the_one_before_is_quoted_after_it() -> None:
     spans = select_spans(EvidenceNeed.LIABILITY, article, "逾期不改正罚款多少")
     assert spans[0].startswith("第八十四条 用人单位不办理社会保险登记的")
     assert spans[-1].startswith("逾期不改正的")
+
+
+def test_what_to_bring_quotes_what_is_taken_along_not_the_forms_filled_in() -> None:
+    steps = (
+        "巡检人员按以下步骤作业：\n\n"
+        "1. 领取对讲机、手电筒和巡检终端，检查电量正常。\n"
+        "2. 按巡检路线逐点巡查。\n"
+        "3. 巡检结束后填写《消防巡查记录表》，交值班人员签收。"
+    )
+    spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, steps, "消防巡检要带什么")
+    assert spans == ["巡检人员按以下步骤作业：", "1. 领取对讲机、手电筒和巡检终端，检查电量正常。"]

@@ -97,6 +97,10 @@ _BY_AN_EVENT = re.compile(r"最迟|最晚|截止|(?:当天|当日)(?:内)?(?:提
 """A time limit set by an event, not a count: 体检报告最迟在入职报到当天提交."""
 
 
+_ASKS_TO_CARRY = re.compile(r"(?:带|携带|随身带|拿)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些)")
+_CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备")
+"""消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later."""
+
 _KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
 """Slots whose sentences are narrowed to those stating the kind of answer asked (谁 / 几点 / 在哪)."""
 
@@ -177,6 +181,8 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         if naming or often:
             return (naming or often)[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
+    if need is EvidenceNeed.REQUIRED_MATERIALS and question and _ASKS_TO_CARRY.search(question):
+        marked = [s for s in spoken if any(cue in s for cue in _CARRIED)] or marked
     kind = answer_kind(question) if need in _KIND_ANSWERED and question else None
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer (催费电话几点以后不能打:
