@@ -181,3 +181,28 @@ def test_a_window_with_no_practice_names_the_whole_roster(executor: ToolExecutor
         executor.execute(ctx_of("employee"), Intent.PRACTICE_COACHING, mine, budget=RunBudget())
     )
     assert "还没有练习" not in own and "都练习过" not in own
+
+
+def test_the_team_results_name_who_has_submitted_nothing(executor: ToolExecutor, ctx_of: Ctx) -> None:
+    call = ToolCall(tool=ToolCode.TEAM_WORK_RESULTS, arguments={})
+    result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    items = result.facts[0].value["items"]
+    assert isinstance(items, list)
+    submitted = {str(item["userName"]) for item in items if isinstance(item, dict)}
+    missing = result.facts[0].value["membersWithoutResults"]
+    assert isinstance(missing, list) and missing and not submitted & {str(name) for name in missing}
+    assert render_result(result).endswith("此期间还没有提交成果：" + "、".join(str(name) for name in missing))
+
+
+def test_a_window_with_no_results_names_the_whole_roster_and_own_results_never_do(
+    executor: ToolExecutor, ctx_of: Ctx
+) -> None:
+    window = {"startDate": "2020-01-01", "endDate": "2020-01-31"}
+    team = ToolCall(tool=ToolCode.TEAM_WORK_RESULTS, arguments=window)
+    text = render_result(
+        executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, team, budget=RunBudget())
+    )
+    assert "没有工作成果记录" in text and text.endswith("此期间还没有提交成果：周九、孙八、张三")
+    mine = ToolCall(tool=ToolCode.MY_WORK_RESULTS, arguments=window)
+    own = render_result(executor.execute(ctx_of("employee"), Intent.LIVE_MY_WORK, mine, budget=RunBudget()))
+    assert "还没有提交成果" not in own

@@ -249,12 +249,22 @@ class LiveDataTools:
         member: str | None,
     ) -> dict[str, JsonValue]:
         """The team's staff with no practice in the window (only over the whole team, with a roster)."""
-        if self._roster is None or member:
+        if member:
             return {}
-        practised = {row.user_id for row in rows}
+        return self._staff_without(ctx, project_ids, {row.user_id for row in rows}, "membersWithoutPractice")
+
+    def _staff_without(
+        self, ctx: ExecutionContext, project_ids: tuple[str, ...], present: set[str], field: str
+    ) -> dict[str, JsonValue]:
+        """`field` → names of the projects' staff not among `present` (user ids), sorted; nothing
+        without a roster (who is on the team is then unknown, so no one is said to be missing)."""
+        if self._roster is None:
+            return {}
         staff = self._roster.staff(ctx.tenant_id, project_ids)
-        missing = sorted(name for user_id, name in staff.items() if user_id not in practised)
-        return {"membersWithoutPractice": list(missing)}
+        missing: list[JsonValue] = [
+            *sorted(name for user_id, name in staff.items() if user_id not in present)
+        ]
+        return {field: missing}
 
     # -- work results ------------------------------------------------------------------------
 
@@ -287,8 +297,10 @@ class LiveDataTools:
         )
         rows = [r for r in rows if r.project_id in project_ids]
         stamp = self._stamp(ctx, ToolCode.TEAM_WORK_RESULTS, self._results.source_system, project_ids)
+        # 团队成果谁还没交: who on the team submitted nothing in the window (only with a roster).
+        without = self._staff_without(ctx, project_ids, {r.user_id for r in rows}, "membersWithoutResults")
         return self._results_fact(
-            call, stamp, rows, "team-results:" + ",".join(project_ids), window, team=True
+            call, stamp, rows, "team-results:" + ",".join(project_ids), window, team=True, extra=without
         )
 
     def _results_fact(
@@ -300,9 +312,10 @@ class LiveDataTools:
         window: DateWindow,
         *,
         team: bool,
+        extra: dict[str, JsonValue] | None = None,
     ) -> ToolResult:
         if not rows:
-            return self._empty(call, stamp, "NO_WORK_RESULTS", key, window)
+            return self._empty(call, stamp, "NO_WORK_RESULTS", key, window, extra)
         counts: dict[str, JsonValue] = {}
         for status in RESULT_STATUS_LABELS:
             counts[status] = sum(r.status == status for r in rows)
@@ -321,6 +334,7 @@ class LiveDataTools:
             "count": len(rows),
             "byStatus": counts,
             "items": items,
+            **(extra or {}),
             **_bounds(window),
         }
         fact = stamp.fact("TEAM_WORK_RESULTS" if team else "WORK_RESULTS", key, value)

@@ -147,14 +147,24 @@ def _member_practice(v: dict[str, JsonValue], who: str) -> list[str]:
 def _results(fact: VerifiedFact) -> list[str]:
     v = fact.value
     if fact.fact_type == "NO_WORK_RESULTS":
-        return [f"{_window(v)}没有工作成果记录。"]
+        return [f"{_window(v)}没有工作成果记录。", *_without_results(v)]
     lines = [f"{_window(v)}共有 {_s(v['count'])} 项工作成果："]
     for item in _items(v.get("items")):
         who = f"{_s(item['userName'])}：" if "userName" in item else ""
         lines.append(
             f"{_BULLET}{who}{_s(item['title'])}（{_s(item['statusLabel'])}，{_md(item['submittedOn'])}提交）"
         )
-    return lines
+    return lines + _without_results(v)
+
+
+def _without_results(v: dict[str, JsonValue]) -> list[str]:
+    """Who on the team submitted no work result in the window (only when the roster was read)."""
+    names = v.get("membersWithoutResults")
+    if not isinstance(names, list):
+        return []
+    if not names:
+        return ["团队成员在此期间都提交过成果。"]
+    return ["此期间还没有提交成果：" + "、".join(_s(name) for name in names)]
 
 
 def _candidate(fact: VerifiedFact) -> list[str]:
