@@ -57,3 +57,17 @@ def test_tied_members_are_all_named(executor: ToolExecutor, ctx_of: Ctx) -> None
     ]
     tied = fact.model_copy(update={"value": {**fact.value, "members": members}})
     assert ranking_line("谁分数最低", [tied]) == "按平均分，最低的是甲、乙（平均 70 分，练习 2 次、1 次）。"
+
+
+@pytest.mark.parametrize("question", ["我的待办里哪个最急", "今天先做哪个"])
+def test_the_most_urgent_to_do_is_the_first_open_one_of_the_listing(
+    executor: ToolExecutor, ctx_of: Ctx, question: str
+) -> None:
+    call = ToolCall(tool=ToolCode.MY_CURRENT_TASKS, arguments={})
+    result = executor.execute(ctx_of("employee"), Intent.LIVE_MY_WORK, call, budget=RunBudget())
+    tasks = [fact for fact in result.facts if fact.fact_type == "TASK"]
+    dues = [str(fact.value["dueDate"]) for fact in tasks]
+    assert dues == sorted(dues), "the task read lists the earliest due first"
+    line = ranking_line(question, result.facts)
+    assert line is not None and f"「{tasks[0].value['title']}」" in line
+    assert ranking_line("我有哪些待办", result.facts) is None

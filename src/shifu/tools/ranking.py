@@ -1,9 +1,11 @@
-"""Who ranks first or last on the team's practice read (谁的分数最低 / 谁练得最好).
+"""What ranks first in a live read: who on the team scores lowest or highest (谁的分数最低 / 谁练得
+最好), and which of the user's to-dos is most urgent (哪个最急).
 
-The answer is picked from the members' own averages in the TEAM_PRACTICE_SUMMARY fact: the
-names, the average and the record count are copied from the fact, nothing is computed that the
-domain system did not return. Ties name every tied member. A question that asks no ranking, or
-both directions at once, gets no ranking line: the listing alone answers it.
+The answer is picked from the facts' own fields: the members' averages in the TEAM_PRACTICE_SUMMARY
+fact, or the first open task of the listing (the task read lists the earliest due first, overdue
+work before it is due). Names, titles, figures and dates are copied from the fact; nothing is
+computed that the domain system did not return. Ties name every tied member. A question that asks
+no ranking, or both directions at once, gets no ranking line: the listing alone answers it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from shifu.contracts.evidence import VerifiedFact
 _ASKS_WHO = re.compile(r"谁|哪个|哪位|哪一个")
 _LOWEST = re.compile(r"最(?:低|差|少分|不好)|垫底|倒数第一|分(?:数)?最少")
 _HIGHEST = re.compile(r"最(?:高|好|棒|强)|第一名|排第一|分(?:数)?最多")
+_MOST_URGENT = re.compile(
+    r"最(?:急|紧急|要紧|赶)|先(?:做|干|弄|处理)(?:哪个|哪一个|哪项|什么|啥)|优先(?:做|处理)"
+)
 
 
 def _members(fact: VerifiedFact) -> list[dict[str, JsonValue]]:
@@ -32,6 +37,24 @@ def _members(fact: VerifiedFact) -> list[dict[str, JsonValue]]:
 
 
 def ranking_line(question: str, facts: Sequence[VerifiedFact]) -> str | None:
+    """The line answering a ranking question from the live facts, or None when none is asked."""
+    return _score_ranking(question, facts) or _most_urgent(question, facts)
+
+
+def _most_urgent(question: str, facts: Sequence[VerifiedFact]) -> str | None:
+    """The first open task of the listing (earliest due; overdue work comes first)."""
+    if not _MOST_URGENT.search(question):
+        return None
+    task = next((f for f in facts if f.fact_type == "TASK" and f.value.get("status") != "DONE"), None)
+    if task is None:
+        return None
+    due = str(task.value.get("dueDate") or "")
+    parts = due.split("-")
+    when = f"截止{parts[1].lstrip('0')}月{parts[2].lstrip('0')}日，" if len(parts) == 3 else ""
+    return f"最急的是「{task.value.get('title')}」（{when}{task.value.get('statusLabel')}）。"
+
+
+def _score_ranking(question: str, facts: Sequence[VerifiedFact]) -> str | None:
     """The line naming the lowest (or highest) average on the team read, when the question asks who."""
     if not _ASKS_WHO.search(question):
         return None
