@@ -92,6 +92,11 @@ def test_a_question_word_that_something_happened_to_is_the_subject(question: str
     assert "额度" not in {term.text for term in question_terms("报销额度是多少").terms}
 
 
+@pytest.mark.parametrize("question", ["员工考了50分怎么办", "孙八练了55分要复盘吗", "测验只有50分怎么办"])
+def test_a_score_someone_got_is_read_as_the_rules_得分(question: str) -> None:
+    assert "得分" in question_terms(question).required
+
+
 @pytest.mark.parametrize("question", ["资料交晚了怎么办", "报销交晚了怎么办", "材料迟交了怎么办"])
 def test_handing_something_in_late_is_read_as_the_rules_逾期(question: str) -> None:
     assert "逾期" in question_terms(question).required

@@ -160,6 +160,7 @@ def test_notes_and_questions_about_the_act_keep_their_intent(
         ("零星采购额度超了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("接班的没到我该怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("资料交晚了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("员工考了50分怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("电梯坏了怎么办", [EvidenceNeed.PROCESS_STEPS]),
     ],
 )

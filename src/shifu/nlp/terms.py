@@ -245,6 +245,10 @@ _REFUND_ASKED = re.compile(r"(怎么|怎样|如何|咋|能不能|可以|什么�
 rule on the deposit's return states), not dropped as too short to name anything."""
 LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|迟)(?:交|报|到)了?|没按时(?:交|提交|报)")
 """资料交晚了怎么办: handing something in late is what the rules call 逾期 (逾期未提交资料的，…)."""
+_SCORED = re.compile(
+    r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
+)
+"""员工考了50分怎么办: a score someone got is what the rules call 得分 (得分低于60分的，列入待复盘名单)."""
 _FIRST_PERIOD = re.compile(r"(?:第一个|头一个|头个)(月)|(?:第一|头一)(周|年)")
 """新员工第一个月: rules say 首月 (入职首月), 首周, 首年; the ordinal 第一个 names nothing on its own."""
 _ADDRESS = re.compile(
@@ -277,6 +281,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     question = _REFUND_ASKED.sub(r"\1退还", question)
     question = LATE.sub("逾期", question)
+    question = _SCORED.sub("得分", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
     question = ORDINAL_MENTION.sub(" ", VERSION_MENTION.sub(" ", question))
