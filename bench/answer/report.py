@@ -255,7 +255,12 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "question or passage was read, every product change was checked against both halves' figures, "
         "and one product change (医院/机构 as place words for every 在哪 question) that moved one held-out "
         "noise set from rejected to answered was narrowed (to questions asking 哪家医院/机构) before it "
-        "was kept, which is a choice informed by the held-out half's figure):",
+        "was kept, which is a choice informed by the held-out half's figure; in the session after it no "
+        "RGB question or passage was read and every kept product change was checked to leave both "
+        "halves' figures unchanged, among them a widening of that institution rule to questions asking "
+        "where a service is had (体检在哪做); one intermediate version of another change (泄露 as a lay "
+        "word) moved one even-id positive case to correct and was replaced for an unrelated reason (it "
+        "re-segmented 美加墨 in an answering test)):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
