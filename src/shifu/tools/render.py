@@ -118,12 +118,22 @@ def _practice(fact: VerifiedFact) -> list[str]:
 
 def _without_practice(v: dict[str, JsonValue]) -> list[str]:
     """Who on the team has not practised in the window (only when the roster was read)."""
-    names = v.get("membersWithoutPractice")
+    return _staff_without(
+        v, "membersWithoutPractice", "recordCount", "团队成员在此期间都练习过。", "此期间还没有练习："
+    )
+
+
+def _staff_without(
+    v: dict[str, JsonValue], field: str, counted: str, everyone: str, missing: str
+) -> list[str]:
+    """The roster line of a team read: who is missing from it, or that no one is (only when something
+    was counted: an empty window says nothing of everyone)."""
+    names = v.get(field)
     if not isinstance(names, list):
         return []
     if not names:
-        return ["团队成员在此期间都练习过。"] if v.get("recordCount") else []
-    return ["此期间还没有练习：" + "、".join(_s(name) for name in names)]
+        return [everyone] if v.get(counted) else []
+    return [missing + "、".join(_s(name) for name in names)]
 
 
 def _pending_review(item: dict[str, JsonValue], *, named: bool) -> str:
@@ -159,12 +169,9 @@ def _results(fact: VerifiedFact) -> list[str]:
 
 def _without_results(v: dict[str, JsonValue]) -> list[str]:
     """Who on the team submitted no work result in the window (only when the roster was read)."""
-    names = v.get("membersWithoutResults")
-    if not isinstance(names, list):
-        return []
-    if not names:
-        return ["团队成员在此期间都提交过成果。"]
-    return ["此期间还没有提交成果：" + "、".join(_s(name) for name in names)]
+    return _staff_without(
+        v, "membersWithoutResults", "count", "团队成员在此期间都提交过成果。", "此期间还没有提交成果："
+    )
 
 
 def _candidate(fact: VerifiedFact) -> list[str]:
