@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pydantic import JsonValue
 
 from shifu.contracts.evidence import VerifiedFact
+from shifu.tools.render import month_day
 
 _ASKS_WHO = re.compile(r"谁|哪个|哪位|哪一个")
 _LOWEST = re.compile(r"最(?:低|差|少分|不好)|垫底|倒数第一|分(?:数)?最少")
@@ -48,9 +49,8 @@ def _most_urgent(question: str, facts: Sequence[VerifiedFact]) -> str | None:
     task = next((f for f in facts if f.fact_type == "TASK" and f.value.get("status") != "DONE"), None)
     if task is None:
         return None
-    due = str(task.value.get("dueDate") or "")
-    parts = due.split("-")
-    when = f"截止{parts[1].lstrip('0')}月{parts[2].lstrip('0')}日，" if len(parts) == 3 else ""
+    due = task.value.get("dueDate")
+    when = f"截止{month_day(due)}，" if due else ""
     return f"最急的是「{task.value.get('title')}」（{when}{task.value.get('statusLabel')}）。"
 
 

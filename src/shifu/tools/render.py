@@ -38,7 +38,7 @@ def _s(value: JsonValue) -> str:
     return "" if value is None else str(value)
 
 
-def _md(day: JsonValue) -> str:
+def month_day(day: JsonValue) -> str:
     """`2025-06-10` → `6月10日` (digits taken from the fact's date string)."""
     text = _s(day)
     parts = text.split("-")
@@ -50,11 +50,11 @@ def _md(day: JsonValue) -> str:
 def _window(value: dict[str, JsonValue]) -> str:
     start, end = value.get("startDate"), value.get("endDate")
     if start and end:
-        return f"{_md(start)}" if start == end else f"{_md(start)}至{_md(end)}"
+        return f"{month_day(start)}" if start == end else f"{month_day(start)}至{month_day(end)}"
     if start:
-        return f"{_md(start)}起"
+        return f"{month_day(start)}起"
     if end:
-        return f"截至{_md(end)}"
+        return f"截至{month_day(end)}"
     return "目前"
 
 
@@ -86,7 +86,7 @@ def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
                 text += f"，其中 {_s(v['overdueCount'])} 项已逾期"
             lines.append(text + "：")
         elif fact.fact_type == "TASK":
-            due = f"截止{_md(v['dueDate'])}" if v.get("dueDate") else "无截止日期"
+            due = f"截止{month_day(v['dueDate'])}" if v.get("dueDate") else "无截止日期"
             lines.append(f"{_BULLET}{_s(v['title'])}（{_s(v['kind'])}，{due}，{_s(v['statusLabel'])}）")
     return lines
 
@@ -103,7 +103,7 @@ def _practice(fact: VerifiedFact) -> list[str]:
         ]
         for item in _items(v.get("records")):
             review = "已复盘" if item.get("reviewDone") else "待复盘"
-            day = _md(item["practicedOn"])
+            day = month_day(item["practicedOn"])
             lines.append(f"{_BULLET}{_s(item['courseTitle'])}：{_s(item['score'])} 分（{day}，{review}）")
         return lines
     if who:
@@ -139,7 +139,7 @@ def _staff_without(
 def _pending_review(item: dict[str, JsonValue], *, named: bool) -> str:
     """One practice record awaiting review; the member's name leads when the list spans the team."""
     who = f"{_s(item['userName'])}：" if named else ""
-    day, score = _md(item["practicedOn"]), _s(item["score"])
+    day, score = month_day(item["practicedOn"]), _s(item["score"])
     return f"{_BULLET}{who}{_s(item['courseTitle'])}（{day}，{score} 分）待复盘"
 
 
@@ -162,7 +162,7 @@ def _results(fact: VerifiedFact) -> list[str]:
     for item in _items(v.get("items")):
         who = f"{_s(item['userName'])}：" if "userName" in item else ""
         lines.append(
-            f"{_BULLET}{who}{_s(item['title'])}（{_s(item['statusLabel'])}，{_md(item['submittedOn'])}提交）"
+            f"{_BULLET}{who}{_s(item['title'])}（{_s(item['statusLabel'])}，{month_day(item['submittedOn'])}提交）"
         )
     return lines + _without_results(v)
 
