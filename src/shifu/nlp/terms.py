@@ -243,7 +243,7 @@ that character to the next word (多久内能申请 is not about 内能)."""
 _REFUND_ASKED = re.compile(r"(怎么|怎样|如何|咋|能不能|可以|什么时候|多久)\s*退(?=[吗呢？?了回]|$)")
 """押金怎么退: the one-character act 退 is what is asked of the deposit, so it is read as 退还 (a term a
 rule on the deposit's return states), not dropped as too short to name anything."""
-LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|迟)(?:交|报|到)了?|没按时(?:交|提交|报)")
+HANDED_IN_LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|迟)(?:交|报|到)了?|没按时(?:交|提交|报)")
 """资料交晚了怎么办: handing something in late is what the rules call 逾期 (逾期未提交资料的，…)."""
 _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
@@ -280,7 +280,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     question = _REFUND_ASKED.sub(r"\1退还", question)
-    question = LATE.sub("逾期", question)
+    question = HANDED_IN_LATE.sub("逾期", question)
     question = _SCORED.sub("得分", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.

@@ -23,7 +23,7 @@ from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
 from shifu.nlp.injection import without_control_fields, without_instructions, without_markup
-from shifu.nlp.terms import LATE
+from shifu.nlp.terms import HANDED_IN_LATE
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
@@ -71,7 +71,7 @@ _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|"
     r"(?:考|测|练)(?:了|出|到)?[\d一二三四五六七八九十]+\s*分|"
-    r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)|" + LATE.pattern
+    r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)|" + HANDED_IN_LATE.pattern
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. So is
