@@ -282,3 +282,18 @@ def test_what_to_bring_quotes_what_is_taken_along_not_the_forms_filled_in() -> N
     )
     spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, steps, "消防巡检要带什么")
     assert spans == ["巡检人员按以下步骤作业：", "1. 领取对讲机、手电筒和巡检终端，检查电量正常。"]
+
+
+def test_a_quoted_item_asked_what_it_is_is_quoted_alone_with_its_lead_in() -> None:
+    steps = (
+        "接到电梯困人报警后，按以下步骤处置：\n\n"
+        "1. 与被困人员通话。\n"
+        "2. 立即通知电梯维保单位，要求维保人员在30分钟内到场。\n"
+        "3. 维保人员到场后实施救援，维保单位到场时间记入记录表。"
+    )
+    question = "电梯困人了怎么办 “立即通知电梯维保单位，要求维保人员在30分钟内到场。”是什么"
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, steps, question)
+    assert spans == [
+        "接到电梯困人报警后，按以下步骤处置：",
+        "2. 立即通知电梯维保单位，要求维保人员在30分钟内到场。",
+    ]

@@ -756,6 +756,22 @@ def test_versions_are_compared_in_the_sections_written_for_the_asked_claim() -> 
     assert decision.qualified_citation_ids == ("c2",)
 
 
+def test_a_quoted_item_asked_what_it_is_is_answered_by_the_fragment_holding_it() -> None:
+    step = "立即通知电梯维保单位，要求维保人员在30分钟内到场。"
+    p = plan(f"电梯困人了怎么办 “{step}”是什么", [EvidenceNeed.GENERAL_RULE])
+    title, rule = "电梯困人应急处置规程", (EvidenceNeed.GENERAL_RULE,)
+    steps = f"接到电梯困人报警后，按以下步骤处置：\n1. 值班人员应与被困人员通话。\n2. {step}"
+    holder = doc("s1", steps, needs=rule, locator="二、电梯困人应急处置的步骤", title=title)
+    late = (
+        "电梯维保单位接到通知后，维保人员应在30分钟内到达现场实施救援。"
+        "维保人员超过30分钟未到场的，值班人员应再次催促维保单位并报告项目经理。"
+    )
+    nearby = doc("s2", late, needs=rule, locator="四、电梯维保单位到场时限和超时处理", title=title)
+    decision = _evaluate(p, search_result(nearby, holder))
+    assert decision.status is DecisionStatus.ANSWERED
+    assert decision.qualified_citation_ids == ("s1",), "the section sharing the step's words is another rule"
+
+
 def test_a_question_about_kinds_is_answered_by_the_list_of_kinds_not_by_the_rules_beside_it() -> None:
     p = plan("请假有哪几种", [EvidenceNeed.GENERAL_RULE])
     kinds, annual = "二、请假类型有哪些", "三、年休假的申请时限"

@@ -21,6 +21,7 @@ from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.quantity_asks import DEFERS, QUANTITY_NEEDS, qualifiers_in, quantity_ask, states_asked_quantity
+from shifu.nlp.quoted_items import asked_item, quotes_item
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
 
@@ -172,6 +173,10 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     else of the question it repeats: the second lead actor is named in a sentence of its own.
     """
     spoken = sentences(text)
+    item = asked_item(question) if question else None
+    if item is not None and (quoting := [s for s in spoken if quotes_item(item, s)]):
+        # “立即通知维保单位…”是什么: the item itself, with its lead-in.
+        return _with_lead_ins(quoting[:1], text)
     if question and asks_frequency(question):
         # 多久一次: every sentence that says how often (a schedule is a list), no nearby durations.
         often = [s for s in spoken if states_frequency(s)]

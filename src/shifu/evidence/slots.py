@@ -52,6 +52,7 @@ from shifu.nlp.quantity_asks import (
     states_asked_quantity,
     supports_quantity,
 )
+from shifu.nlp.quoted_items import asked_item, quotes_item
 from shifu.nlp.scope_sections import without_exclusions
 from shifu.nlp.terms import QuestionTerms, question_terms
 
@@ -144,6 +145,8 @@ class QuestionView:
     """请假有哪几种: the section headed for the subject's kinds (请假类型有哪些) answers it."""
     action: str | None = None
     """The action a how-to question asks about (申请 of 工伤怎么申请; 请 of 年假怎么请)."""
+    item: str | None = None
+    """The quoted item the question asks the content of (第三步是什么 → “立即通知…”是什么)."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -167,6 +170,7 @@ class QuestionView:
             qualifiers=qualifiers_in(subject),
             asks_kinds=bool(_ASKS_KINDS.search(subject)),
             action=action.group("verb") if (action := _ASKED_ACTION.search(subject)) else None,
+            item=asked_item(subject),
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -507,6 +511,11 @@ def judge_document_slot(
         # over another procedure that only mentions it (训练指派的操作步骤 … 复盘改进目标).
         headed = [item for item in outcome.covering if view.about_subject(fragment_heading(item.doc))]
         outcome.covering = headed or outcome.covering
+    if view.item is not None:
+        # “立即通知维保单位…”是什么: the fragment holding the item answers, not those sharing its words.
+        item = view.item
+        holding = [entry for entry in outcome.covering if quotes_item(item, entry.doc.text)]
+        outcome.covering = holding or outcome.covering
     if need is EvidenceNeed.GENERAL_RULE and view.asks_kinds:
         # 请假有哪几种 is answered by the list of kinds, not by every rule about leave beside it.
         kinds = [
