@@ -144,6 +144,13 @@ def _subject_words(question: str) -> list[frozenset[str]]:
     ]
 
 
+def _naming_subject(candidates: list[str], question: str) -> list[str]:
+    """The candidates naming every required term of the question (陪产假 in a list of leave types,
+    夜间巡查 in a patrol schedule); empty when the question names no subject or none does."""
+    subject = _subject_words(question)
+    return [s for s in candidates if subject and all(any(w in s for w in words) for words in subject)]
+
+
 def _names_asked_subject(sentence: str, lead: str, subject: list[frozenset[str]]) -> int:
     """How many subject terms the sentence names that the text's lead sentence does not.
 
@@ -181,10 +188,9 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         # 多久一次: every sentence that says how often (a schedule is a list), no nearby durations.
         often = [s for s in spoken if states_frequency(s)]
         # 夜间巡查多久一次: the line naming 夜间巡查, not 日常巡查 or 年度检测 beside it.
-        subject = _subject_words(question)
-        naming = [s for s in often if subject and all(any(w in s for w in words) for words in subject)]
-        if naming or often:
-            return (naming or often)[:MAX_LISTED_ITEMS]
+        schedule = _naming_subject(often, question) or often
+        if schedule:
+            return schedule[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
     if need is EvidenceNeed.REQUIRED_MATERIALS and question and _ASKS_TO_CARRY.search(question):
         marked = [s for s in spoken if any(cue in s for cue in _CARRIED)] or marked
@@ -205,9 +211,9 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         qualifiers = qualifiers_in(question)
         stating = [s for s in spoken if states_asked_quantity(asked, s, qualifiers) or DEFERS.search(s)]
         # 陪产假有几天 in a list of leave types: the line naming 陪产假, not 婚假3天 beside it.
-        subject = _subject_words(question)
-        naming = [s for s in stating if subject and all(any(w in s for w in words) for words in subject)]
-        marked = naming or [s for s in marked if s in stating] or stating or marked
+        marked = (
+            _naming_subject(stating, question) or [s for s in marked if s in stating] or stating or marked
+        )
     if not marked and need is EvidenceNeed.AMOUNT_RULE:
         # A count of days or hours answers a quantity question (年休假5天, 不得超过三小时).
         marked = [s for s in spoken if _DURATION.search(s)]
@@ -235,7 +241,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
             marked = [marked[i] for i in kept]
     chosen = marked[:MAX_SENTENCES_PER_FRAGMENT]
     if chosen:
-        return _with_lead_ins(_with_listed_items(_with_antecedents(chosen, text), text), text)
+        return _with_lead_ins(_with_listed_items(_with_antecedents(chosen, spoken), text), text)
     stripped = strip_instructions(text).strip()
     return [stripped[:MAX_SPAN_CHARS]] if stripped else []
 
@@ -292,10 +298,9 @@ _CONTINUES = re.compile(r"^(?:逾期(?:不|仍|未)|拒不|情节严重的|前�
 """A clause that only continues the one before it (逾期不改正的，处…罚款 after 由…责令限期改正)."""
 
 
-def _with_antecedents(chosen: list[str], text: str) -> list[str]:
+def _with_antecedents(chosen: list[str], spoken: list[str]) -> list[str]:
     """A clause that continues the one before it is quoted after that one: 逾期不改正的 alone does not
-    say what was not corrected."""
-    spoken = sentences(text)
+    say what was not corrected. `spoken` is the fragment's sentences, in order."""
     out: list[str] = []
     for sentence in chosen:
         index = spoken.index(sentence) if sentence in spoken else -1
