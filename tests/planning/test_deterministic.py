@@ -162,6 +162,23 @@ def test_a_negated_done_asks_for_open_tasks(
     assert call.arguments.get("status") == status
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("我的回访任务有哪些", "回访"),
+        ("我有哪些巡查任务", "巡检"),
+        ("我今天有哪些工单", None),
+        ("我的待办", None),
+    ],
+)
+def test_a_listing_of_one_kind_of_work_carries_the_kind(
+    deterministic: DeterministicPlanner, question: str, kind: str | None
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.MY_CURRENT_TASKS]
+    assert call.arguments.get("kind") == kind
+
+
 def test_a_team_read_about_one_named_member_carries_the_name(deterministic: DeterministicPlanner) -> None:
     plan = deterministic.build_plan("孙八最近练得怎么样", NEW, now=NOW, tz=TZ)
     (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.TEAM_PRACTICE_SUMMARY]
@@ -394,6 +411,23 @@ def test_media_without_an_attachment_asks_for_it(deterministic: DeterministicPla
     assert plan.missing_fields == ["attachment"]
     with_image = deterministic.build_plan("图中是什么宠物？", NEW, now=NOW, tz=TZ, has_attachments=True)
     assert with_image.missing_fields == []
+
+
+@pytest.mark.parametrize("question", ["我需要交几张照片", "出入证要交照片吗"])
+def test_a_photo_to_hand_in_is_a_question_about_materials_not_a_picture_to_read(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+    assert [c.tool for c in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
+
+
+def test_who_is_on_the_review_list_reads_the_team_not_the_policy(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("复盘名单上有谁", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.LIVE_TEAM_WORK
+    assert [c.tool for c in plan.tool_calls] == [ToolCode.TEAM_PRACTICE_SUMMARY]
+    rule = deterministic.build_plan("员工进复盘名单的条件是什么", NEW, now=NOW, tz=TZ)
+    assert rule.intent is Intent.KNOWLEDGE_QA
 
 
 def test_the_planner_ignores_claimed_roles(deterministic: DeterministicPlanner) -> None:

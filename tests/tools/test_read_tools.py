@@ -56,6 +56,9 @@ def test_today_tasks_are_verified_facts_with_metadata(executor: ToolExecutor, ct
         ),
         ({"startDate": "2025-06-16", "endDate": "2025-06-17"}, {"2栋1201业主报修回访"}),
         ({"dateRange": "NEXT_MONTH"}, set()),
+        ({"dateRange": "THIS_MONTH", "kind": "回访"}, {"2栋1201业主报修回访"}),
+        ({"dateRange": "THIS_MONTH", "kind": "维修"}, {"地下车库照明维修工单"}),
+        ({"dateRange": "THIS_MONTH", "kind": "整改"}, set()),
     ],
 )
 def test_task_filters(

@@ -100,6 +100,21 @@ def test_a_task_listing_filtered_by_status_says_what_it_counts(
     assert "待办" not in text or status != "DONE"
 
 
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("回访", "6月1日至6月30日你共有 1 项回访待办，其中 1 项已逾期："),
+        ("整改", "6月1日至6月30日你没有需要处理的整改待办。"),
+    ],
+)
+def test_a_task_listing_of_one_kind_says_which_kind_it_counts(
+    executor: ToolExecutor, ctx_of: Ctx, kind: str, expected: str
+) -> None:
+    call = ToolCall(tool=ToolCode.MY_CURRENT_TASKS, arguments={"dateRange": "THIS_MONTH", "kind": kind})
+    text = render_result(executor.execute(ctx_of("employee"), Intent.LIVE_MY_WORK, call, budget=RunBudget()))
+    assert text.splitlines()[0] == expected
+
+
 def test_crm_is_answered_as_not_connected(executor: ToolExecutor, ctx_of: Ctx) -> None:
     call = ToolCall(tool=ToolCode.CAPABILITY_QUERY, arguments={"requestedSystem": "CRM"})
     text = render_result(

@@ -94,10 +94,12 @@ class KnowledgeResourceArgs(Contract):
 
 
 class MyCurrentTasksArgs(_DateWindow):
-    """MY_CURRENT_TASKS: dateRange/startDate/endDate/status only."""
+    """MY_CURRENT_TASKS: dateRange/startDate/endDate, status and kind only."""
 
     status: TaskStatusFilter | None = None
     """Which tasks; default open ones."""
+    kind: str | None = Field(default=None, min_length=1, max_length=20)
+    """Only tasks of this kind or naming it in their title ("我的回访任务" → 回访)."""
 
 
 class PracticeSummaryArgs(_DateWindow):

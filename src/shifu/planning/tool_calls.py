@@ -93,6 +93,10 @@ _CAPTURE_PREFIX = re.compile(
 )
 _RECIPIENT = re.compile(r"项目经理|主管|经理|组长|领班")
 _VIDEO = re.compile(r"视频|录像")
+_TASK_KINDS = {"回访": "回访", "巡检": "巡检", "巡查": "巡检", "维修": "维修", "整改": "整改"}
+"""Kinds of work a listing can be narrowed to (我的回访任务), each with the word task titles use. 工单,
+任务 and 待办 name work in general, not one kind."""
+_TASK_KIND = re.compile("|".join(_TASK_KINDS))
 _OVERDUE = re.compile(r"逾期|超期|过期|延期|拖了")
 _DONE = re.compile(
     r"(?<!没有)(?<!还没)(?<![没未不])(?:已完成|做完的|完成了的|已经完成|(?:完成|做完|干完)了(?=几|多少|哪|什么))"
@@ -180,6 +184,8 @@ def arguments_for(
             args["status"] = "OVERDUE"
         elif tool is T.MY_CURRENT_TASKS and _DONE.search(question):
             args["status"] = "DONE"
+        if tool is T.MY_CURRENT_TASKS and (task_kind := _TASK_KIND.search(question)):
+            args["kind"] = _TASK_KINDS[task_kind.group(0)]
         if tool is T.REVIEW_DRAFT and (recipient := _RECIPIENT.search(question)):
             args["recipient"] = recipient.group(0)
         if tool is T.TEAM_PRACTICE_SUMMARY and len(entities.persons) == 1:

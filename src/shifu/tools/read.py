@@ -118,7 +118,7 @@ class LiveDataTools:
     def my_current_tasks(
         self, ctx: ExecutionContext, call: ToolCall, args: BaseModel, project_ids: tuple[str, ...], /
     ) -> ToolResult:
-        """The principal's own tasks in the window, filtered by status (default: open)."""
+        """The principal's own tasks in the window, filtered by status (default: open) and kind."""
         args = _expect(args, MyCurrentTasksArgs)
         window = resolve_window(ctx, args.date_range, args.start_date, args.end_date)
         status = args.status or TaskStatusFilter.OPEN
@@ -133,7 +133,11 @@ class LiveDataTools:
         )
         # Only work of projects the user belongs to now: a revoked membership revokes its tasks.
         selected = [
-            row for row in rows if row.project_id in ctx.project_ids and _task_matches(row, status, today)
+            row
+            for row in rows
+            if row.project_id in ctx.project_ids
+            and _task_matches(row, status, today)
+            and (args.kind is None or args.kind in row.kind or args.kind in row.title)
         ]
         selected.sort(key=_due_order)
         stamp = self._stamp(ctx, ToolCode.MY_CURRENT_TASKS, self._tasks.source_system, project_ids)
@@ -141,6 +145,7 @@ class LiveDataTools:
             "startDate": _day(window.start),
             "endDate": _day(window.end),
             "statusFilter": status.value,
+            **({"kindFilter": args.kind} if args.kind else {}),
         }
         if not selected:
             fact = stamp.fact("NO_TASKS", f"tasks:{ctx.user_id}:none", {"count": 0, **bounds})

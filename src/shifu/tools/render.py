@@ -65,12 +65,13 @@ def _items(value: JsonValue) -> list[dict[str, JsonValue]]:
 
 
 _TASK_COUNTS = {
-    "DONE": ("你没有已完成的任务。", "你已完成 {count} 项任务"),
-    "OVERDUE": ("你没有逾期的待办。", "你有 {count} 项已逾期的待办"),
-    "ALL": ("你没有任务。", "你共有 {count} 项任务"),
+    "DONE": ("你没有已完成的{kind}任务。", "你已完成 {count} 项{kind}任务"),
+    "OVERDUE": ("你没有逾期的{kind}待办。", "你有 {count} 项已逾期的{kind}待办"),
+    "ALL": ("你没有{kind}任务。", "你共有 {count} 项{kind}任务"),
 }
-"""How a task listing filtered by status reads (empty, counted); open work reads as 待办."""
-_OPEN_TASKS = ("你没有需要处理的待办。", "你共有 {count} 项待办")
+"""How a task listing filtered by status (and kind: 回访待办) reads (empty, counted); open work reads
+as 待办."""
+_OPEN_TASKS = ("你没有需要处理的{kind}待办。", "你共有 {count} 项{kind}待办")
 
 
 def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
@@ -78,10 +79,11 @@ def _tasks(facts: Sequence[VerifiedFact]) -> list[str]:
     for fact in facts:
         v = fact.value
         empty, counted = _TASK_COUNTS.get(_s(v.get("statusFilter")), _OPEN_TASKS)
+        kind = _s(v.get("kindFilter"))
         if fact.fact_type == "NO_TASKS":
-            lines.append(f"{_window(v)}{empty}")
+            lines.append(f"{_window(v)}{empty.format(kind=kind)}")
         elif fact.fact_type == "TASKS_SUMMARY":
-            text = f"{_window(v)}{counted.format(count=_s(v['count']))}"
+            text = f"{_window(v)}{counted.format(count=_s(v['count']), kind=kind)}"
             if v.get("overdueCount") and v.get("statusFilter") != "OVERDUE":
                 text += f"，其中 {_s(v['overdueCount'])} 项已逾期"
             lines.append(text + "：")
