@@ -86,6 +86,32 @@ def test_a_clause_of_a_quoted_item_is_not_quoted_again_beside_it() -> None:
     assert not any(text != whole and text.rstrip("；。") in whole for text in texts for whole in texts), texts
 
 
+def test_a_lead_in_whose_item_is_shown_under_another_source_is_not_left_dangling() -> None:
+    p = plan("我需要交几张照片", [EvidenceNeed.REQUIRED_MATERIALS])
+    guide = doc(
+        "c1",
+        "候选人收到录用通知后，需提交以下入职资料：\n1. 本人身份证复印件。\n2. 近期免冠一寸彩色照片2张。",
+        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        locator="五、候选人需提交的入职资料清单",
+        score=0.9,
+    )
+    rules = doc(
+        "c2",
+        "候选人需提交以下资料：\n1. 本人身份证复印件（正反面）。\n2. 近期免冠一寸彩色照片2张。",
+        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        locator="二、候选人需提交的资料有哪些",
+        score=0.8,
+    )
+    decision = _decide(p, search_result(guide, rules))
+    statements = ExtractiveComposer().compose(p, decision, [guide, rules], []).statements
+
+    assert [s.text for s in statements] == [
+        "候选人收到录用通知后，需提交以下入职资料：",
+        "2. 近期免冠一寸彩色照片2张。",
+    ]
+    assert statements[1].citation_ids == ("c1", "c2")
+
+
 def test_steps_are_not_quoted_again_as_rules_beside_the_steps() -> None:
     procedure = "费用报销按以下步骤办理：\n1. 报销人填写《费用报销审批单》。\n2. 部门负责人核对后签字。"
     p = plan("报销怎么办理", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE])

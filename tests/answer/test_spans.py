@@ -297,3 +297,27 @@ def test_a_quoted_item_asked_what_it_is_is_quoted_alone_with_its_lead_in() -> No
         "接到电梯困人报警后，按以下步骤处置：",
         "2. 立即通知电梯维保单位，要求维保人员在30分钟内到场。",
     ]
+
+
+DECORATION_MATERIALS = (
+    "业主申请装修进场，应向项目客服中心提交以下材料：\n\n"
+    "1. 《装修申请表》，由业主本人签字。\n"
+    "2. 施工人员名单、身份证复印件和一寸照片，用于办理出入证。"
+)
+
+
+def test_a_question_about_one_listed_material_quotes_that_item_with_its_lead_in() -> None:
+    for need in (EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE):
+        spans = select_spans(need, DECORATION_MATERIALS, "装修要交照片吗")
+        assert spans == [
+            "业主申请装修进场，应向项目客服中心提交以下材料：",
+            "2. 施工人员名单、身份证复印件和一寸照片，用于办理出入证。",
+        ]
+
+
+def test_a_question_naming_only_what_the_lead_in_names_quotes_the_whole_list() -> None:
+    spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, DECORATION_MATERIALS, "装修要交哪些材料")
+    assert spans[1:] == [
+        "1. 《装修申请表》，由业主本人签字。",
+        "2. 施工人员名单、身份证复印件和一寸照片，用于办理出入证。",
+    ]

@@ -669,6 +669,23 @@ def test_materials_are_stated_of_the_questions_subject(text: str, locator: str, 
 
 
 @pytest.mark.parametrize(
+    ("question", "covered"),
+    [("我需要交几张照片", True), ("需要交几份体检报告", False)],
+)
+def test_a_materials_list_covers_a_question_about_one_of_its_items(question: str, covered: bool) -> None:
+    need = EvidenceNeed.REQUIRED_MATERIALS
+    listing = doc(
+        "c1",
+        "候选人收到录用通知后，需提交以下入职资料：\n1. 本人身份证复印件。\n2. 近期免冠一寸彩色照片2张。",
+        needs=(need,),
+        title="岗前学习指引",
+        locator="五、候选人需提交的入职资料清单",
+    )
+    decision = _evaluate(plan(question, [need]), search_result(listing))
+    assert (decision.status is DecisionStatus.ANSWERED) is covered
+
+
+@pytest.mark.parametrize(
     ("text", "covered"),
     [
         ("用人单位应当在用工之日起一个月内支付劳动报酬。", False),
@@ -879,3 +896,64 @@ def test_the_newest_versions_keep_the_ranking_of_the_covering_fragments() -> Non
     ]
     kept = current_versions([Covering(doc=d) for d in ranked])
     assert [item.doc.citation_id for item in kept] == ["a1", "b1", "a2"]  # rank order, 2024 copy dropped
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "covered"),
+    [
+        (
+            "病假最多能请几天",
+            "1. 病假：二级以上医院出具的病假证明和病历；请病假1日的可先提交就诊记录。",
+            False,
+        ),
+        ("装修期最长多少天", "装修期最长为90日，确需延期的须在到期前7日内申请。", True),
+        ("年假有几天", "员工累计工作满1年不满10年的，年休假5天。", True),
+    ],
+)
+def test_a_question_asking_the_most_is_answered_only_by_a_stated_limit(
+    question: str, text: str, covered: bool
+) -> None:
+    need = EvidenceNeed.AMOUNT_RULE
+    fragment = doc("c1", text, needs=(need,), title="管理制度", locator="三、天数和时限")
+    decision = _evaluate(plan(question, [need]), search_result(fragment))
+    assert (decision.status is DecisionStatus.ANSWERED) is covered
+
+
+def test_a_count_of_days_asked_per_occasion_is_no_money_caliber_nor_answered_by_pay() -> None:
+    need = EvidenceNeed.AMOUNT_RULE
+    kinds = doc(
+        "c1",
+        "公司设置的请假类型有以下几种：\n3. 事假：员工因个人事务需要处理的假期，事假期间不发工资。",
+        needs=(need,),
+        title="请假管理制度",
+        locator="二、请假类型有哪些",
+    )
+    decision = _evaluate(plan("一次最多能请几天事假", [need]), search_result(kinds))
+    assert decision.status is DecisionStatus.NO_EVIDENCE
+    (gap,) = decision.gaps
+    assert gap.reason_code != "CALIBER_MISMATCH"
+    assert gap.detail.get("caliber") in (None, "UNSPECIFIED")
+
+
+def test_the_upper_limit_of_a_period_is_answered_by_the_limit_not_by_the_pay_during_it() -> None:
+    needs = [EvidenceNeed.DEADLINE, EvidenceNeed.AMOUNT_RULE]
+    limits = doc(
+        "c1",
+        "第十九条 劳动合同期限一年以上不满三年的，试用期不得超过二个月；",
+        needs=tuple(needs),
+        authority=Authority.STATUTE,
+        title="中华人民共和国劳动合同法",
+        locator="第十九条",
+    )
+    pay = doc(
+        "c2",
+        "第二十条 劳动者在试用期的工资不得低于本单位相同岗位最低档工资或者劳动合同约定工资的百分之八十。",
+        needs=tuple(needs),
+        authority=Authority.STATUTE,
+        title="中华人民共和国劳动合同法",
+        locator="第二十条",
+    )
+    decision = _evaluate(plan("签两年合同，试用期上限是多少", needs), search_result(limits, pay))
+    assert decision.status in (DecisionStatus.ANSWERED, DecisionStatus.PARTIAL)
+    assert "c1" in decision.qualified_citation_ids
+    assert "c2" not in decision.qualified_citation_ids

@@ -103,6 +103,14 @@ def test_handing_something_in_late_is_read_as_the_rules_逾期(question: str) ->
 
 
 @pytest.mark.parametrize(
+    ("question", "acted"),
+    [("请假没批就走了会怎么样", True), ("没经过审批就休假怎么办", True), ("报销没批下来怎么办", False)],
+)
+def test_acting_before_approval_is_read_as_the_rules_未经批准(question: str, acted: bool) -> None:
+    assert ("未经" in question_terms(question).required) is acted
+
+
+@pytest.mark.parametrize(
     ("question", "subject"),
     [
         ("公司食堂几点开饭", "食堂"),
@@ -288,6 +296,8 @@ def test_mentions_subject_looks_for_a_required_term() -> None:
         ("消防巡检多久一次", {QuantityKind.FREQUENCY}),
         ("每天哺乳时间有多少", DURATIONS),
         ("试用期工资最低不得低于多少", {QuantityKind.RATIO, QuantityKind.MULTIPLE}),
+        ("签一年合同的试用期上限是多少", DURATIONS),
+        ("医疗期是多少", DURATIONS),
     ],
 )
 def test_quantity_asks(question: str, kinds: set[QuantityKind]) -> None:

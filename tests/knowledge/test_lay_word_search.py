@@ -33,6 +33,11 @@ def test_statute_words_of_lay_words() -> None:
     assert statute_words("报告写好了吗") == ()
 
 
+def test_a_thing_spelled_two_ways_is_searched_both_ways() -> None:
+    assert set(statute_words("消防栓每个月要查什么")) == {"消防栓", "消火栓"}
+    assert set(statute_words("消火栓被遮挡了怎么办")) == {"消防栓", "消火栓"}
+
+
 def test_a_lay_word_question_finds_the_statute_wording(tmp_path: Path) -> None:
     settings, engine, factory = open_store(tmp_path / "store")
     kb = open_knowledge_base(settings, factory, embedder=HashingEmbedder())

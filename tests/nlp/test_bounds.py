@@ -28,3 +28,11 @@ def test_sentences_state_upper_and_lower_limits() -> None:
     assert not states_bound("同时进行中的训练任务不超过3项", Bound.LOWER)
     assert states_bound("每月至少指派1项训练", Bound.LOWER)
     assert not states_bound("每月指派1项训练", Bound.UPPER)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["装修期最长为90日", "单日最高不超过200元", "失业保险金最长为二十四个月"]
+)
+def test_a_stated_maximum_is_an_upper_limit(sentence: str) -> None:
+    assert states_bound(sentence, Bound.UPPER)
+    assert not states_bound("最高人民法院另有规定", Bound.UPPER)

@@ -169,7 +169,17 @@ def _merge_duplicates(statements: Sequence[Statement]) -> list[Statement]:
         else:
             merged[key] = statement
     kept = list(merged.values())
-    return [statement for statement in kept if not any(_restates(statement, other) for other in kept)]
+    kept = [statement for statement in kept if not any(_restates(statement, other) for other in kept)]
+    return [statement for index, statement in enumerate(kept) if not _introduces_nothing(index, kept)]
+
+
+def _introduces_nothing(index: int, statements: Sequence[Statement]) -> bool:
+    """True for a lead-in (候选人需提交以下资料：) with nothing of its source after it: its item was shown
+    already, merged under another source quoting the same line, so alone it would dangle."""
+    lead = statements[index]
+    if not lead.text.strip().endswith(LEAD_IN_END) or not lead.citation_ids:
+        return False
+    return not any(set(lead.citation_ids) & set(later.citation_ids) for later in statements[index + 1 :])
 
 
 def _restates(part: Statement, whole: Statement) -> bool:

@@ -17,7 +17,7 @@ from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
-from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, item_lines
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.quantity_asks import DEFERS, QUANTITY_NEEDS, qualifiers_in, quantity_ask, states_asked_quantity
@@ -102,6 +102,8 @@ _ASKS_TO_CARRY = re.compile(r"(?:带|携带|随身带|拿)(?:上|好|齐)?(?:些
 _CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备")
 """消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later."""
 
+_ITEM_ANSWERED = frozenset({EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE})
+"""Slots a single listed material answers (要交几张照片 / 装修要交照片吗)."""
 _KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
 """Slots whose sentences are narrowed to those stating the kind of answer asked (谁 / 几点 / 在哪)."""
 
@@ -164,6 +166,27 @@ def _names_asked_subject(sentence: str, lead: str, subject: list[frozenset[str]]
     )
 
 
+def _asked_list_items(text: str, question: str) -> list[str]:
+    """The items of a materials list naming what the question asks about beyond what their lead-in names.
+
+    要交几张照片 asks about one of the listed materials (4. 近期免冠一寸彩色照片2张。), not the whole
+    list; 装修要交哪些材料 names only what the lead-in already says (业主申请装修进场…), so the
+    whole list still answers it.
+    """
+    subject = _subject_words(question)
+    asked: list[str] = []
+    for line in item_lines(text):
+        if is_instruction_like(line):
+            continue
+        lead = _lead_in_of(line, text) or ""
+        if not MATERIALS_LEAD_IN.search(lead):
+            continue
+        beyond = [words for words in subject if not any(word in lead for word in words)]
+        if beyond and all(any(word in line for word in words) for words in beyond):
+            asked.append(line)
+    return asked
+
+
 def _asked_attribute_wordings(question: str) -> frozenset[str]:
     """The words stating what the question asks the span of (主演 for 《踏冰逐梦》的主演是谁)."""
     attributes = asked_attributes(question, question_terms(question))
@@ -194,6 +217,8 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     marked = [s for s in spoken if _relevant(need, s, question)]
     if need is EvidenceNeed.REQUIRED_MATERIALS and question and _ASKS_TO_CARRY.search(question):
         marked = [s for s in spoken if any(cue in s for cue in _CARRIED)] or marked
+    if need in _ITEM_ANSWERED and question and (listed := _asked_list_items(text, question)):
+        return _with_lead_ins(listed[:MAX_SENTENCES_PER_FRAGMENT], text)
     kind = answer_kind(question) if need in _KIND_ANSWERED and question else None
     if kind is not None:
         # 谁 / 在哪 / 何时 / 多少: quote the sentences that state such an answer (催费电话几点以后不能打:

@@ -17,6 +17,7 @@ from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
 from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import states_frequency
+from shifu.nlp.lists import MATERIALS_LEAD_IN
 from shifu.nlp.quantities import PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
@@ -321,9 +322,6 @@ def has_ordered_steps(text: str) -> bool:
 _CHECK_ITEM = re.compile(r"是否|有无|有没有")
 _CONDITIONS_LEAD_IN = re.compile(r"情况之一|情形之一|条件|分级|要求\s*[：:]\s*$")
 _DIRECTORY_LEAD_IN = re.compile(r"联系方式|联系电话|电话号码|号码|通讯录")
-_MATERIALS_LEAD_IN = re.compile(
-    r"(?:以下|下列)(?:材料|资料|单据|证件|证明|附件|内容|事项|物品)|(?:材料|资料|单据|证件|证明|附件)(?:如下|有)"
-)
 _KINDS_LEAD_IN = re.compile(
     r"(?:类型|种类|类别)(?:有|包括|分为)?(?:以下|下列|如下)|(?:以下|下列)(?:几种|几类)"
 )
@@ -350,7 +348,7 @@ def _is_list_but_no_procedure(text: str) -> bool:
         return False
     if _has_any(lead_in, _PROHIBITION_CUES) or _CONDITIONS_LEAD_IN.search(lead_in.strip()):
         return True
-    if any(lead.search(lead_in) for lead in (_DIRECTORY_LEAD_IN, _MATERIALS_LEAD_IN, _KINDS_LEAD_IN)):
+    if any(lead.search(lead_in) for lead in (_DIRECTORY_LEAD_IN, MATERIALS_LEAD_IN, _KINDS_LEAD_IN)):
         return True
     items = [line for line in text[first.start() :].splitlines() if _ORDERED_LINE.match(line)]
     listed = [item for item in items if _CHECK_ITEM.search(item) or states_frequency(item)]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from shifu.contracts.common import LAW_AUTHORITIES, NEED_CLAIM_TYPE, ClaimType, EvidenceNeed, ToolCode
-from shifu.contracts.entities import DurationUnit
+from shifu.contracts.entities import AmountCaliber, DurationUnit
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
 from shifu.evidence.answering import CONTEXT_SCORE, SENTENCE, AnswerAsk, answering_sentences, items_after
@@ -39,8 +39,9 @@ from shifu.evidence.relevance import (
     term_coverage,
 )
 from shifu.nlp.answer_kind import asks_a_day
+from shifu.nlp.bounds import Bound, asked_bound, states_bound
 from shifu.nlp.injection import strip_instructions, without_instructions
-from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, item_lines
 from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
 from shifu.nlp.quantity_asks import (
     QUANTITY_NEEDS,
@@ -147,6 +148,8 @@ class QuestionView:
     """The action a how-to question asks about (申请 of 工伤怎么申请; 请 of 年假怎么请)."""
     item: str | None = None
     """The quoted item the question asks the content of (第三步是什么 → “立即通知…”是什么)."""
+    upper_bound: bool = False
+    """最多 / 最长 几天: only a figure stated as a limit (不超过3项) answers it."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -158,6 +161,9 @@ class QuestionView:
         # around it still ask the question.
         subject = without_instructions(_subject_text(plan))
         ask = None if target.value is not None else quantity_ask(subject)
+        if ask is not None:
+            # 一次最多能请几天事假 asks a count of days: 一次 is no per-transaction caliber of money.
+            target = replace(target, caliber=AmountCaliber.UNSPECIFIED)
         terms = question_terms(subject)
         return cls(
             terms=terms,
@@ -171,6 +177,7 @@ class QuestionView:
             asks_kinds=bool(_ASKS_KINDS.search(subject)),
             action=action.group("verb") if (action := _ASKED_ACTION.search(subject)) else None,
             item=asked_item(subject),
+            upper_bound=asked_bound(subject) is Bound.UPPER,
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -355,7 +362,11 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
     def about(sentence: str) -> bool:
         return view.about_subject(heading + sentence)
 
-    return supports_quantity(view.ask, body, about) or defers_the_quantity(body, about)
+    def limits(sentence: str) -> bool:
+        # 病假最多能请几天 is not answered by 请病假1日的可先提交就诊记录: that day is no limit.
+        return about(sentence) and (not view.upper_bound or states_bound(sentence, Bound.UPPER))
+
+    return supports_quantity(view.ask, body, limits) or defers_the_quantity(body, about)
 
 
 _HANDLING = re.compile(r"[^，,。；;]{2,}的[，,][^。；;]*(?:应当|可以|继续|由|按照|依照|享受|支付)")
@@ -394,7 +405,8 @@ def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str
 
     加班怎么给钱 is answered by 法定休假日安排劳动者工作的，支付不低于工资的百分之三百的工资报酬: how
     much is paid, with no money figure to compare. Only for a question that names no amount: a
-    question about 500元 still needs a rule about 500元.
+    question about 500元 still needs a rule about 500元, and one asking a count of days (事假最多请几天)
+    is not answered by 事假期间不发工资.
     """
     heading = "\n".join((*doc.heading_path, doc.locator, ""))
     return any(
@@ -406,7 +418,8 @@ def _pay_rate_about_subject(view: QuestionView, doc: DocumentEvidence, body: str
 def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: str) -> bool:
     """The fragment states materials OF the question's subject, not materials of something else beside it.
 
-    Either its own section is written for materials about the subject (五、入职需提交的资料), or a
+    Either its own section is written for materials about the subject (五、入职需提交的资料), or that
+    section lists the asked thing as one of its items (几张照片: 4. 近期免冠一寸彩色照片2张。), or a
     sentence names the subject before or within a part that states what is supplied (参加面试时，请携带
     身份证原件; 提出工伤认定申请应当提交下列材料). A guide saying candidates can 提交入职资料和查询本人的
     面试进度 names 面试 only in a later list part: it states no materials for the interview. The sentence
@@ -415,7 +428,9 @@ def _materials_about_subject(view: QuestionView, doc: DocumentEvidence, body: st
     if view.terms.empty:
         return True
     heading = fragment_heading(doc)
-    if heading_names_need(doc, EvidenceNeed.REQUIRED_MATERIALS) and view.about_subject(heading):
+    if heading_names_need(doc, EvidenceNeed.REQUIRED_MATERIALS) and (
+        view.about_subject(heading) or any(view.names_most_specific_term(line) for line in item_lines(body))
+    ):
         return True
     for sentence in _SENTENCE.findall(body):
         for part in _LIST_PART.finditer(sentence):
@@ -465,7 +480,12 @@ def _judge_body(
     rules = amount_rules(body)
     if not view.terms.empty:
         rules = _subject_rules(view, doc, body, rules)
-    if not rules and not view.target.is_constrained and _pay_rate_about_subject(view, doc, body):
+    if (
+        not rules
+        and not view.target.is_constrained
+        and view.ask is None
+        and _pay_rate_about_subject(view, doc, body)
+    ):
         return Covering(doc=doc)
     matching, reason = match_rules(view.target, rules)
     return reason if reason is not None else Covering(doc=doc, rules=tuple(matching))

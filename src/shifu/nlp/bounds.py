@@ -23,7 +23,9 @@ _ASKS = {
     Bound.LOWER: re.compile(r"最少|至少|最短|最低|下限"),
 }
 _STATES = {
-    Bound.UPPER: re.compile(r"不超过|不得超过|不能超过|最多|至多|最长|以内|之内|上限|封顶|不高于|为限"),
+    Bound.UPPER: re.compile(
+        r"不超过|不得超过|不能超过|最多|至多|最长|最大|最高(?!人民)|以内|之内|上限|封顶|不高于|为限"
+    ),
     Bound.LOWER: re.compile(r"不少于|不低于|不短于|至少|最少|最低|下限"),
 }
 

@@ -93,6 +93,11 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 """Short names news and staff use for what documents spell out (春晚 ~ 春节联欢晚会, 国考 ~ 公务员考试)."""
 
+SPELLINGS: tuple[frozenset[str], ...] = (frozenset({"消防栓", "消火栓"}),)
+"""One thing spelled two ways (staff say 消防栓, the checklists 消火栓): interchangeable for the gate
+and searched both ways. Unlike LAY_SYNONYMS they stay out of the segmenter's dictionary: both are
+dictionary words already, and raising a word's frequency re-segments unrelated text."""
+
 INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"举办", "举行", "召开"}),
     frozenset({"考试", "测验", "测试"}),
@@ -120,6 +125,9 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"撬棍", "撬门", "撬开", "撬锁"}),
     frozenset({"出差", "差旅", "公出"}),
     frozenset({"打车", "出租车", "网约车", "交通费"}),
+    *SPELLINGS,
+    frozenset({"过期", "到期"}),
+    frozenset({"换班", "交接班", "班次"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
@@ -310,5 +318,8 @@ def statute_words(text: str) -> tuple[str, ...]:
     For the keyword leg of a search: staff ask 加班费, the statute says 工资报酬. Single-character
     lay words (告) are left out, being inside too many other words (报告, 公告).
     """
-    found = (word for lay, words in LAY_SYNONYMS.items() if len(lay) > 1 and lay in text for word in words)
+    found = [word for lay, words in LAY_SYNONYMS.items() if len(lay) > 1 and lay in text for word in words]
+    found += [
+        word for group in SPELLINGS if any(spelling in text for spelling in group) for word in sorted(group)
+    ]
     return tuple(dict.fromkeys(found))

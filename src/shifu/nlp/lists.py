@@ -15,3 +15,13 @@ ITEM_MARK = re.compile(rf"^\s*{_ITEM_NUMBER}\s*", re.MULTILINE)
 """The number in front of each item line, to read the items without it."""
 LEAD_IN_END = ("：", ":")
 """A sentence ending in a colon introduces the list after it."""
+MATERIALS_LEAD_IN = re.compile(
+    r"(?:以下|下列)[\u4e00-\u9fff]{0,2}(?:材料|资料|单据|证件|证明|附件|内容|事项|物品)|(?:材料|资料|单据|证件|证明|附件)(?:如下|有)"
+)
+"""A lead-in introducing what is handed in or over (须提交以下材料：, 需提交以下入职资料：,
+需提交的证明材料如下：)."""
+
+
+def item_lines(text: str) -> list[str]:
+    """The numbered item lines of `text`, stripped (4. 近期免冠一寸彩色照片2张。)."""
+    return [line.strip() for line in text.splitlines() if ITEM_LINE.match(line)]

@@ -66,6 +66,8 @@ _ASKS: tuple[tuple[re.Pattern[str], frozenset[QuantityKind]], ...] = (
         re.compile(r"多久|多长时间|多长期限|多长|期限是|时限是|时效|多少.{0,4}时间|时间.{0,3}多少|时长"),
         DURATIONS,
     ),
+    # 试用期上限是多少: a period (试用期, 医疗期, 装修期) is asked for as a length of time.
+    (re.compile(r"[\u4e00-\u9fff]期(?:的)?(?:上限|下限|最长|最短)?(?:是|为|有)?多少"), DURATIONS),
     (
         re.compile(
             r"标准是多少|怎么算|如何计算|怎么计算|按多少|多少工资|工资.{0,4}多少|多少补偿|是多少|"

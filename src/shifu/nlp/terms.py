@@ -245,6 +245,9 @@ _REFUND_ASKED = re.compile(r"(怎么|怎样|如何|咋|能不能|可以|什么�
 rule on the deposit's return states), not dropped as too short to name anything."""
 HANDED_IN_LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|迟)(?:交|报|到)了?|没按时(?:交|提交|报)")
 """资料交晚了怎么办: handing something in late is what the rules call 逾期 (逾期未提交资料的，…)."""
+_WITHOUT_APPROVAL = re.compile(r"没(?:有)?经过?(?:批准|审批)(?:就|便)?|没(?:有)?(?:批准|审批|批)(?:就|便)")
+"""请假没批就走了: acting before approval is what the rules call 未经批准 (未经批准不到岗的，按旷工处理);
+报销没批下来 (not approved yet) is no such act."""
 _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
@@ -281,6 +284,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     question = _REFUND_ASKED.sub(r"\1退还", question)
     question = HANDED_IN_LATE.sub("逾期", question)
+    question = _WITHOUT_APPROVAL.sub("未经批准", question)
     question = _SCORED.sub("得分", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
