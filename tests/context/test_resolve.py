@@ -166,6 +166,15 @@ def test_ordinal_over_citations_picks_the_nth_document() -> None:
             "报销两千元需要谁审批",
         ),
         (
+            "给孙八派一个消防巡检的训练，下周五前完成",
+            ExtractedEntities(
+                dates=[DateSpan(start=date(2025, 6, 27), end=date(2025, 6, 27), text="下周五")]
+            ),
+            "改成周四",
+            ExtractedEntities(dates=[DateSpan(start=date(2025, 6, 19), end=date(2025, 6, 19), text="周四")]),
+            "给孙八派一个消防巡检的训练，下周四前完成",
+        ),
+        (
             "我这个月的待办",
             ExtractedEntities(dates=[THIS_MONTH]),
             "那上个月呢",

@@ -34,6 +34,8 @@ REFERENCE_AMBIGUOUS = "REFERENCE_AMBIGUOUS"
 
 _UNIT_SUFFIX_RE = re.compile(r"(元|块钱|块|万元|万)$")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+_WEEK_PREFIX_RE = re.compile(r"^(?:上上|上|下下|下|本|这个|这)(?:个)?(?=周|星期|礼拜)")
+_BARE_WEEKDAY_RE = re.compile(r"^(?:周|星期|礼拜)[一二三四五六日天1-7]$")
 _SUBSTITUTABLE = ("dates", "durations", "amounts", "locations", "versions")
 _READS_ABOUT_PEOPLE = frozenset({Intent.LIVE_TEAM_WORK})
 """孙八这周练了几次 → 周九呢 reads 周九's record; a draft for 孙八 is not re-aimed at 周九 by ellipsis (a
@@ -487,6 +489,14 @@ def _replace_amount(old_text: str, new_text: str) -> str:
     return new_text
 
 
+def _replace_day(old_text: str, new_text: str) -> str:
+    """Keep the old week when the new weekday is bare ("下周五" + "周四" → "下周四")."""
+    week = _WEEK_PREFIX_RE.match(old_text)
+    if week and _BARE_WEEKDAY_RE.match(new_text):
+        return week.group(0) + new_text
+    return new_text
+
+
 def substitute(frame: QuestionFrame, remainder: str, entities: ExtractedEntities) -> str:
     """The previous question with the first entity of a matching kind replaced by the new one.
 
@@ -517,6 +527,8 @@ def _value_substituted(frame: QuestionFrame, remainder: str, entities: Extracted
         old_text, new_text = _surface(old_items[0]), _surface(new_items[0])
         if kind == "amounts":
             new_text = _replace_amount(old_text, new_text)
+        if kind == "dates":
+            new_text = _replace_day(old_text, new_text)
         if old_text in previous:
             return previous.replace(old_text, new_text, 1)
     if cues.BARE_NUMBER_RE.match(remainder):
