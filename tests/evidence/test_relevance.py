@@ -9,6 +9,7 @@ from shifu.nlp.quantity_asks import (
     DURATIONS,
     QuantityKind,
     asks_for_money,
+    defers_the_quantity,
     qualifiers_in,
     quantity_ask,
     states_asked_quantity,
@@ -108,6 +109,11 @@ def test_handing_something_in_late_is_read_as_the_rules_逾期(question: str) ->
 )
 def test_acting_before_approval_is_read_as_the_rules_未经批准(question: str, acted: bool) -> None:
     assert ("未经" in question_terms(question).required) is acted
+
+
+@pytest.mark.parametrize("question", ["华府的装修材料几点能进", "装修工人什么时候可以进来"])
+def test_things_or_workers_coming_in_is_read_as_the_rules_进场(question: str) -> None:
+    assert "进场" in question_terms(question).required
 
 
 @pytest.mark.parametrize(
@@ -376,3 +382,15 @@ def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
     ask = quantity_ask(question)
     assert ask is not None
     assert states_asked_quantity(ask, sentence, qualifiers_in(question)) is states
+
+
+@pytest.mark.parametrize(
+    ("sentence", "defers"),
+    [
+        ("5. 产假、陪产假：按国家和当地规定执行。", True),
+        ("陪产假按照当地有关规定，由人力资源部核定。", True),
+        ("对不履行职责导致事故整改和防范措施没有落实的有关单位和人员，应当按照有关规定追究责任。", False),
+    ],
+)
+def test_only_a_rule_leaving_the_figure_to_other_rules_defers_it(sentence: str, defers: bool) -> None:
+    assert defers_the_quantity(sentence, lambda _: True) is defers

@@ -168,11 +168,11 @@ def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]
 
 
 DEFERS = re.compile(
-    r"按(?:照)?(?:国家|当地|地方|有关|相关)[^，,。；;]{0,8}(?:规定|标准|政策)(?:执行|办理|享受|确定)?|"
+    r"按(?:照)?(?:国家|当地|地方|有关|相关)[^，,。；;]{0,8}(?:规定|标准|政策)(?:执行|办理|享受|确定|(?=[，,。；;]|$))|"
     r"依照(?:国家|有关)[^，,。；;]{0,6}规定(?:执行|办理)"
 )
 """A rule that leaves the figure to other rules (产假、陪产假：按国家和当地规定执行): it answers how many
-days by saying where the number is set, and never states one."""
+days by saying where the number is set, and never states one. 按照有关规定追究责任 sets no figure."""
 
 
 def defers_the_quantity(body: str, about_subject: Callable[[str], bool]) -> bool:

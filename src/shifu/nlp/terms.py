@@ -248,6 +248,10 @@ HANDED_IN_LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|�
 _WITHOUT_APPROVAL = re.compile(r"没(?:有)?经过?(?:批准|审批)(?:就|便)?|没(?:有)?(?:批准|审批|批)(?:就|便)")
 """请假没批就走了: acting before approval is what the rules call 未经批准 (未经批准不到岗的，按旷工处理);
 报销没批下来 (not approved yet) is no such act."""
+_ENTERING = re.compile(
+    r"(材料|工人|施工人员|车辆|物品|家具)((?:几点|什么时候|啥时候|何时)?)(?:才)?(?:能|可以)进(?:来|去)?(?![场入出])"
+)
+"""装修材料几点能进: things or workers coming in is what the rules call 进场 (装修材料进场须在门岗登记)."""
 _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
@@ -285,6 +289,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _REFUND_ASKED.sub(r"\1退还", question)
     question = HANDED_IN_LATE.sub("逾期", question)
     question = _WITHOUT_APPROVAL.sub("未经批准", question)
+    question = _ENTERING.sub(r"\1\2进场", question)
     question = _SCORED.sub("得分", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
