@@ -532,6 +532,27 @@ def test_a_question_without_a_subject_of_its_own_takes_the_previous_subject(
 
 
 @pytest.mark.parametrize(
+    ("intent", "previous", "question", "expected"),
+    [
+        (Intent.LIVE_MY_WORK, "我这个月练了几次", "平均多少分", "我这个月练了几次，平均多少分"),
+        (Intent.LIVE_TEAM_WORK, "这个月团队成果交了多少", "谁还没交", "这个月团队成果交了多少，谁还没交"),
+        (Intent.LIVE_MY_WORK, "本月待办", "哪个最急？", "本月待办，哪个最急？"),
+        (Intent.LIVE_TEAM_WORK, "这个月团队成果交了多少", "谁还没练习", "谁还没练习"),  # another record
+        (Intent.LIVE_MY_WORK, "本月待办", "上周的平均分多少", "上周的平均分多少"),  # its own window
+        (Intent.LIVE_MY_WORK, "本月待办", "电梯困人怎么办", "电梯困人怎么办"),  # a subject of its own
+        (Intent.LIVE_MY_WORK, "本月待办", "谢谢", "谢谢"),  # asks nothing
+        (Intent.KNOWLEDGE_QA, "消防巡检多久一次", "哪个最急", "哪个最急"),  # no records were listed
+    ],
+)
+def test_a_question_about_the_records_just_listed_continues_that_read(
+    intent: Intent, previous: str, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), intent))
+    res = resolve(question, state, entities=_entities(question))
+    assert res.effective_question == expected
+
+
+@pytest.mark.parametrize(
     ("previous_intent", "question"),
     [
         (Intent.KNOWLEDGE_QA, "好的"),  # asks nothing

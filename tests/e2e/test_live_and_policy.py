@@ -428,3 +428,15 @@ def test_domain_down_is_unavailable_and_nothing_is_written(
     response = _assert_unavailable(deployment, "employee", TASKS_TODAY)
     assert not any(c["status"] == "OK" for c in response["trace"]["toolCalls"])
     assert {c["status"] for c in response["trace"]["toolCalls"]} <= INVOKED
+
+
+def test_a_question_about_the_team_results_just_listed_reads_them_again_over_the_same_month(
+    actor: Any,
+) -> None:
+    supervisor = actor("supervisor")
+    listing = supervisor.ask("这个月团队成果交了多少")
+    assert called(listing) == {"TEAM_WORK_RESULTS"}
+    missing = supervisor.ask("谁还没交")
+    assert called(missing) == {"TEAM_WORK_RESULTS"}, missing["answer"]
+    assert missing["answer"].splitlines()[0] == listing["answer"].splitlines()[0]
+    assert "还没有提交成果：周九" in missing["answer"]

@@ -68,6 +68,13 @@ _SUBJECT_FRAMES = frozenset({Intent.KNOWLEDGE_QA, Intent.CLARIFY})
 """Frames whose subject a subjectless question continues: a knowledge question or a bare topic."""
 _LIVE_FRAMES = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK})
 """Frames of a read of live records: a follow-up may name another record over the same window."""
+_NAMES_A_RECORD = re.compile(r"待办|任务|工单|成果|练习|训练|复盘|资料|面试|进度")
+"""A question naming a kind of live record reads that record, not the one just listed."""
+_READ_DETAILS = frozenset(
+    {"平均", "平均分", "分数", "得分", "最高分", "最低分", "最急", "没交", "没做", "没完成", "逾期", "截止"}
+)
+"""What a question may ask of the records just listed (平均多少分, 谁还没交, 哪个最急) without naming
+them again."""
 
 
 def turn_frame(
@@ -376,6 +383,11 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         )
         return Resolution(context, substitute(frame, question, entities), state)
 
+    continued = _continued_read(question, entities, frame)
+    if continued is not None:
+        context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
+        return Resolution(context, continued, state)
+
     # A new question on the previous subject (its own ask, so the old goal is not searched
     # again), or the subject the previous, subjectless question was asked back for.
     subject = _inherited_subject(question, frame)
@@ -385,6 +397,26 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
     return Resolution(context, effective, state)
+
+
+def _continued_read(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> str | None:
+    """The previous live read with a question about the records it listed, or None.
+
+    平均多少分 right after 我这个月练了几次 asks this month's average, and 谁还没交 after
+    这个月团队成果交了多少 asks who submitted no result: the window and the records are the
+    previous read's. A question naming its own window, person or kind of record (谁还没练习)
+    is a read of its own.
+    """
+    if frame is None or frame.intent not in _LIVE_FRAMES:
+        return None
+    if len(question) > cues.SUBJECTLESS_MAX_CHARS or not cues.ASKS_RE.search(question):
+        return None
+    if entities.dates or entities.persons or _NAMES_A_RECORD.search(question):
+        return None
+    terms = question_terms(question).terms
+    if not terms or any(term.text not in _READ_DETAILS for term in terms):
+        return None
+    return f"{frame.question.rstrip(cues.TRAILING_PUNCTUATION)}，{question}"
 
 
 def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None:
