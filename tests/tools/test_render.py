@@ -147,6 +147,17 @@ def test_the_team_summary_counts_who_practised_not_the_team_size(executor: ToolE
     assert f"团队中有 {members} 人练习过" in render_result(result)
 
 
+def test_the_team_summary_states_the_average_of_every_record_read(
+    executor: ToolExecutor, ctx_of: Ctx
+) -> None:
+    call = ToolCall(tool=ToolCode.TEAM_PRACTICE_SUMMARY, arguments={})
+    result = executor.execute(ctx_of("supervisor"), Intent.LIVE_TEAM_WORK, call, budget=RunBudget())
+    value = result.facts[0].value
+    scores = [member["averageScore"] * member["recordCount"] for member in value["members"]]
+    assert value["averageScore"] == pytest.approx(sum(scores) / value["recordCount"], abs=0.1)
+    assert f"共 {value['recordCount']} 次，平均 {value['averageScore']} 分，" in render_result(result)
+
+
 def test_the_roster_names_who_has_not_practised(
     seeded: sessionmaker[Session], knowledge: KnowledgeSearchPort, ctx_of: Ctx
 ) -> None:

@@ -226,6 +226,7 @@ class LiveDataTools:
         value: dict[str, JsonValue] = {
             "memberCount": len(by_member),
             "recordCount": len(rows),
+            "averageScore": _score(sum(r.score for r in rows) / len(rows)),
             "pendingReviewCount": len(pending),
             "pendingReview": [
                 {"userName": r.user_name, **_practice_item(r, window)} for r in pending[:MAX_ITEMS]

@@ -112,7 +112,7 @@ def _practice(fact: VerifiedFact) -> list[str]:
         return _member_practice(v, who)
     lines = [
         f"{_window(v)}团队中有 {_s(v['memberCount'])} 人练习过，共 {_s(v['recordCount'])} 次，"
-        f"待复盘 {_s(v['pendingReviewCount'])} 次："
+        f"平均 {_s(v['averageScore'])} 分，待复盘 {_s(v['pendingReviewCount'])} 次："
     ]
     lines += [_pending_review(item, named=True) for item in _items(v.get("pendingReview"))]
     return lines + _without_practice(v)
