@@ -321,3 +321,18 @@ def test_a_question_naming_only_what_the_lead_in_names_quotes_the_whole_list() -
         "1. 《装修申请表》，由业主本人签字。",
         "2. 施工人员名单、身份证复印件和一寸照片，用于办理出入证。",
     ]
+
+
+def test_a_kind_whose_item_only_adds_to_the_list_is_answered_by_the_whole_list() -> None:
+    text = (
+        "办理费用报销须提交以下材料：\n"
+        "1. 《费用报销审批单》。\n"
+        "2. 合法有效的发票原件。\n"
+        "3. 差旅费另附行程单或车票；业务招待费另附招待事由。"
+    )
+    spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, text, "差旅费报销要什么材料")
+    assert spans[1:] == [
+        "1. 《费用报销审批单》。",
+        "2. 合法有效的发票原件。",
+        "3. 差旅费另附行程单或车票；业务招待费另附招待事由。",
+    ]

@@ -356,6 +356,18 @@ def test_only_the_names_a_scope_lists_are_lent_not_words_inside_its_items() -> N
     assert members_in_scope(question_terms("工单完成了怎么关闭"), CHECKLIST, heading) == ()
 
 
+def test_kinds_of_rule_listed_in_a_scope_are_not_things_it_covers() -> None:
+    scope = (
+        "本制度适用于日常费用报销，包括差旅费、通讯费和培训费。"
+        "员工垫付的因公费用，须按本制度规定的权限、材料和时限办理报销。"
+    )
+    members = scope_members(scope)
+    assert {"差旅费", "通讯费", "培训费"} <= members
+    assert not members & {"材料", "时限"}
+    terms = question_terms("培训费报销要什么材料")
+    assert "培训费" in members_in_scope(terms, scope, "费用报销管理制度\n四、费用报销需提交的材料有哪些")
+
+
 def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
     joined = "公司设置的请假类型有以下几种：1. 年休假：带薪假期。2. 病假：因病休息。3. 事假：因私事请假。"
     assert {"年休假", "病假", "事假"} <= scope_members(joined)

@@ -102,6 +102,8 @@ _ASKS_TO_CARRY = re.compile(r"(?:带|携带|随身带|拿)(?:上|好|齐)?(?:些
 _CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备")
 """消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later."""
 
+_IN_ADDITION = re.compile(r"另附|另需|另行提交|还需|还须|另外提交")
+"""An item adding to a list for one kind (差旅费另附行程单或车票)."""
 _ITEM_ANSWERED = frozenset({EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE})
 """Slots a single listed material answers (要交几张照片 / 装修要交照片吗)."""
 _KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
@@ -171,7 +173,7 @@ def _asked_list_items(text: str, question: str) -> list[str]:
 
     要交几张照片 asks about one of the listed materials (4. 近期免冠一寸彩色照片2张。), not the whole
     list; 装修要交哪些材料 names only what the lead-in already says (业主申请装修进场…), so the
-    whole list still answers it.
+    whole list still answers it, and so does 差旅费报销要什么材料, whose item only adds to the list.
     """
     subject = _subject_words(question)
     asked: list[str] = []
@@ -184,7 +186,8 @@ def _asked_list_items(text: str, question: str) -> list[str]:
         beyond = [words for words in subject if not any(word in lead for word in words)]
         if beyond and all(any(word in line for word in words) for words in beyond):
             asked.append(line)
-    return asked
+    # 差旅费另附行程单: what one kind adds to the list, so the whole list is that kind's answer.
+    return [] if any(_IN_ADDITION.search(line) for line in asked) else asked
 
 
 def _asked_attribute_wordings(question: str) -> frozenset[str]:

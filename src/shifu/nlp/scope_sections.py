@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shifu.nlp.lay_words import QUESTION_WORDS
 from shifu.nlp.lists import ITEM_MARK
 
 SCOPE_WORDS: tuple[str, ...] = (
@@ -50,4 +51,5 @@ def scope_members(scope: str) -> frozenset[str]:
     """The short names a scope statement lists (灯泡, 水龙头; 年休假, 病假 of 1. 年休假：…), an item's
     number stripped wherever the item starts (a scope read without its line breaks: …假期。2. 病假：…)."""
     names = (ITEM_MARK.sub("", part).strip() for part in _LIST_SEPARATOR.split(scope))
-    return frozenset(name for name in names if _MEMBER_NAME.match(name))
+    # 按本制度规定的权限、材料和时限办理: 材料 and 时限 are kinds of rule, not things covered.
+    return frozenset(name for name in names if _MEMBER_NAME.match(name) and name not in QUESTION_WORDS)
