@@ -422,6 +422,13 @@ def test_a_photo_to_hand_in_is_a_question_about_materials_not_a_picture_to_read(
     assert [c.tool for c in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
 
 
+def test_who_sees_my_materials_is_a_rule_question_not_my_progress(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("我的资料会被谁看到", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+    progress = deterministic.build_plan("我的资料审核到哪一步了", NEW, now=NOW, tz=TZ)
+    assert progress.intent is Intent.LIVE_MY_WORK
+
+
 def test_who_is_on_the_review_list_reads_the_team_not_the_policy(deterministic: DeterministicPlanner) -> None:
     plan = deterministic.build_plan("复盘名单上有谁", NEW, now=NOW, tz=TZ)
     assert plan.intent is Intent.LIVE_TEAM_WORK
