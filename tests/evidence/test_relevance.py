@@ -111,6 +111,16 @@ def test_acting_before_approval_is_read_as_the_rules_未经批准(question: str,
     assert ("未经" in question_terms(question).required) is acted
 
 
+@pytest.mark.parametrize(
+    ("question", "hit"),
+    [("我被业主打了", True), ("上班时被人打伤了算工伤吗", True), ("被打扰了怎么办", False)],
+)
+def test_being_hit_is_read_as_the_rules_暴力_and_who_hit_is_no_subject(question: str, hit: bool) -> None:
+    required = question_terms(question).required
+    assert ("暴力" in required) is hit
+    assert "业主" not in required
+
+
 @pytest.mark.parametrize("question", ["华府的装修材料几点能进", "装修工人什么时候可以进来"])
 def test_things_or_workers_coming_in_is_read_as_the_rules_进场(question: str) -> None:
     assert "进场" in question_terms(question).required

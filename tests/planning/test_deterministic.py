@@ -422,7 +422,17 @@ def test_a_photo_to_hand_in_is_a_question_about_materials_not_a_picture_to_read(
     assert [c.tool for c in plan.tool_calls] == [ToolCode.KNOWLEDGE_SEARCH]
 
 
-def test_who_sees_my_materials_is_a_rule_question_not_my_progress(deterministic: DeterministicPlanner) -> None:
+@pytest.mark.parametrize("question", ["我被业主打了", "被业主打伤了怎么办"])
+def test_an_incident_at_work_is_not_a_read_of_my_records(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+
+
+def test_who_sees_my_materials_is_a_rule_question_not_my_progress(
+    deterministic: DeterministicPlanner,
+) -> None:
     plan = deterministic.build_plan("我的资料会被谁看到", NEW, now=NOW, tz=TZ)
     assert plan.intent is Intent.KNOWLEDGE_QA
     progress = deterministic.build_plan("我的资料审核到哪一步了", NEW, now=NOW, tz=TZ)

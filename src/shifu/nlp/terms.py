@@ -252,6 +252,11 @@ _ENTERING = re.compile(
     r"(材料|工人|施工人员|车辆|物品|家具)((?:几点|什么时候|啥时候|何时)?)(?:才)?(?:能|可以)进(?:来|去)?(?![场入出])"
 )
 """装修材料几点能进: things or workers coming in is what the rules call 进场 (装修材料进场须在门岗登记)."""
+_ASSAULTED = re.compile(
+    r"被(?:业主|住户|租户|客户|访客|别人|人)?(?:打伤|殴打|打|推倒|推搡|推|踢)(?![扰卡印折开听算电])"
+)
+"""我被业主打了: being hit at work is what the rules call 暴力 (受到暴力等意外伤害的，认定为工伤);
+who hit is no subject of a rule. 被打扰 and 被打卡 are not."""
 _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
@@ -290,6 +295,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = HANDED_IN_LATE.sub("逾期", question)
     question = _WITHOUT_APPROVAL.sub("未经批准", question)
     question = _ENTERING.sub(r"\1\2进场", question)
+    question = _ASSAULTED.sub("受到暴力", question)
     question = _SCORED.sub("得分", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
