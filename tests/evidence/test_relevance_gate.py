@@ -456,3 +456,18 @@ def test_the_section_written_for_the_slot_answers_alone_beside_one_mentioning_it
     decision = _evaluate(plan("报销单谁来批", [EvidenceNeed.APPROVAL]), late, approvals)
     assert decision.status is DecisionStatus.ANSWERED
     assert decision.qualified_citation_ids == ("b1",)
+
+
+FIRE_TERMS = (
+    "第七十三条 本法下列用语的含义：\n"
+    "（四）人员密集场所，是指公众聚集场所，医院的门诊楼、病房楼，学校的教学楼、图书馆、食堂和集体宿舍。"
+)
+
+
+def test_a_statute_defining_a_term_is_not_about_the_examples_in_its_meaning() -> None:
+    definitions = _law("d1", FIRE_TERMS, title="中华人民共和国消防法", locator="第七十三条")
+    canteen = _evaluate(plan("公司有食堂吗", [EvidenceNeed.GENERAL_RULE]), definitions)
+    assert canteen.status is DecisionStatus.NO_EVIDENCE
+    assert canteen.slots[0].reason_code == "NOT_RELEVANT"
+    asked = _evaluate(plan("食堂算人员密集场所吗", [EvidenceNeed.GENERAL_RULE]), definitions)
+    assert asked.slots[0].reason_code != "NOT_RELEVANT"  # named with its defined term, 食堂 is on point

@@ -379,6 +379,22 @@ def test_asking_what_is_forbidden_needs_the_prohibition_rule(
 
 
 @pytest.mark.parametrize(
+    ("question", "defines"),
+    [
+        ("什么是人员密集场所", True),
+        ("劳务派遣是什么意思", True),
+        ("报销流程是什么", False),
+        ("第三步是什么", False),
+    ],
+)
+def test_asking_what_something_means_needs_its_definition(
+    deterministic: DeterministicPlanner, question: str, defines: bool
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert (plan.evidence_needs[:1] == [EvidenceNeed.DEFINITION]) is defines, plan.evidence_needs
+
+
+@pytest.mark.parametrize(
     "question", ["零星采购要几个人签字", "报销要几级审批", "请5天假要几个领导批", "报销要哪些人签字"]
 )
 def test_asking_how_many_sign_needs_who_approves(deterministic: DeterministicPlanner, question: str) -> None:

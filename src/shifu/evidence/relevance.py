@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from shifu.contracts.common import LAW_AUTHORITIES
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
 from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
@@ -133,14 +134,34 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     A sentence that excludes something from the document's scope does not make the document
     about that thing, so exclusion sentences are left out, unless with the fragment's headings
     they name every required term of the question (`terms`): 办公设备能走零星采购吗 is answered
-    by 办公设备…不属于零星采购.
+    by 办公设备…不属于零星采购. A statute's definition speaks of what it defines, not of the examples
+    in its meaning (`_without_unasked_meanings`).
     """
     heading = fragment_heading(doc)
 
     def asked_about(sentence: str) -> bool:
         return terms is not None and not terms.empty and relevance(terms, heading + sentence).required_covered
 
+    if doc.authority in LAW_AUTHORITIES and terms is not None and not terms.empty:
+        body = _without_unasked_meanings(body, terms)
     return "\n".join((heading, without_exclusions(body, asked_about)))
+
+
+_DEFINITION = re.compile(r"(?P<term>[^，,。；;：:\n（）()]{2,24})[，,]?(?:是指|系指)(?P<meaning>[^。；;\n]*)")
+
+
+def _without_unasked_meanings(body: str, terms: QuestionTerms) -> str:
+    """A statute's definitions with the meaning kept only where the question names the defined term.
+
+    人员密集场所，是指…食堂和集体宿舍 defines 人员密集场所: the things its meaning lists make it about
+    them only for a question about that term (食堂算人员密集场所吗), not for 公司有食堂吗.
+    """
+
+    def kept(match: re.Match[str]) -> str:
+        defined = match.group("term")
+        return match.group(0) if relevance(terms, defined).score > 0 else defined
+
+    return _DEFINITION.sub(kept, body)
 
 
 def scope_statement(doc: DocumentEvidence, body: str) -> str:

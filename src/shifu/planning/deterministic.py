@@ -61,12 +61,13 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     ),
     (EvidenceNeed.AMOUNT_RULE, re.compile(r"(?:上限|限额|额度)(?:是|有|为)?(?:多少|几)")),
     (EvidenceNeed.PROHIBITION, re.compile(r"禁忌|红线|(?:哪些|什么)(?:是)?(?:禁止|严禁|不能做|不准做)")),
+    (EvidenceNeed.DEFINITION, re.compile(r"^什么(?:是|叫)|是什么意思|指的是什么|是指什么|的定义|怎么定义")),
 )
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥 /
 要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 and 几天内要整改完 for the time
 limit (逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then
 checked, 有哪些禁忌 for what is prohibited, 要几个人签字 / 要哪些人签字 for who signs (the sources name the
-signers, not a count)."""
+signers, not a count), 什么是人员密集场所 / …是什么意思 for a definition (报销流程是什么 asks no meaning)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|"
