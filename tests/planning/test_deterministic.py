@@ -446,6 +446,24 @@ def test_an_incident_at_work_is_not_a_read_of_my_records(
     assert plan.intent is Intent.KNOWLEDGE_QA
 
 
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("消防巡检作业指导书在哪看", Intent.RESOURCE_DELIVERY),
+        ("装修管理规定的原文在哪里能下载", Intent.RESOURCE_DELIVERY),
+        ("消防巡检在哪里集合", Intent.KNOWLEDGE_QA),
+        ("体检在哪做", Intent.KNOWLEDGE_QA),
+    ],
+)
+def test_asking_where_to_read_a_document_asks_for_the_document(
+    deterministic: DeterministicPlanner, question: str, intent: Intent
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is intent
+    if intent is Intent.RESOURCE_DELIVERY:
+        assert [c.tool for c in plan.tool_calls] == [ToolCode.KNOWLEDGE_RESOURCE]
+
+
 def test_who_sees_my_materials_is_a_rule_question_not_my_progress(
     deterministic: DeterministicPlanner,
 ) -> None:

@@ -81,6 +81,11 @@ rule is asked for beside the steps, so the answer says which of the two the sour
 (困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119). A breakdown (电梯坏了) is not
 listed: it has a procedure, which answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
+_WHERE_TO_READ = re.compile(
+    r"(?:制度|规定|办法|指导书|手册|规程|规范|预案|指引|说明|SOP|检查表)(?:的)?(?:原文|全文|文件)?(?:在)?"
+    r"(?:哪里?|哪儿)(?:能|可以)?(?:看|找|查|下载)|(?:原文|全文)(?:在)?(?:哪里?|哪儿)"
+)
+"""消防巡检作业指导书在哪看 asks for the document itself, not for what it says."""
 _DOCUMENT_INTENTS = frozenset({Intent.KNOWLEDGE_QA, Intent.RESOURCE_DELIVERY, Intent.MEDIA_UNDERSTANDING})
 """Intents that read documents or media: a question about 请假申请 there is about the rule, not a request."""
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
@@ -239,6 +244,8 @@ class DeterministicPlanner:
             intent = Intent.MEDIA_UNDERSTANDING
         elif not has_attachments and intent is Intent.MEDIA_UNDERSTANDING and _NO_PICTURE.search(asked):
             intent = Intent.KNOWLEDGE_QA
+        if intent is Intent.KNOWLEDGE_QA and _WHERE_TO_READ.search(asked):
+            intent = Intent.RESOURCE_DELIVERY
         if asks_uncovered_data(asked, choose_tool_set(intent, prediction.tool_sets)):
             intent = Intent.CAPABILITY_QUERY
         needs = self._needs(intent, prediction.needs, entities, normalized)
