@@ -336,3 +336,9 @@ def test_a_kind_whose_item_only_adds_to_the_list_is_answered_by_the_whole_list()
         "2. 合法有效的发票原件。",
         "3. 差旅费另附行程单或车票；业务招待费另附招待事由。",
     ]
+
+
+def test_an_item_only_resembling_another_part_of_the_question_is_no_asked_item() -> None:
+    text = "办理费用报销须提交以下材料：\n1. 《费用报销审批单》。\n2. 支付凭证，如刷卡小票或转账记录截图。"
+    spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, text, "报销要什么材料，多久到账")
+    assert spans[1:] == ["1. 《费用报销审批单》。", "2. 支付凭证，如刷卡小票或转账记录截图。"]

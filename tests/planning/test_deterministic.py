@@ -379,6 +379,26 @@ def test_asking_what_is_forbidden_needs_the_prohibition_rule(
 
 
 @pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        ("报销要什么材料，多久到账", {EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.DEADLINE}),
+        ("装修押金多少，怎么退", {EvidenceNeed.AMOUNT_RULE, EvidenceNeed.GENERAL_RULE}),
+    ],
+)
+def test_a_question_asking_two_things_needs_both(
+    deterministic: DeterministicPlanner, question: str, needs: set[EvidenceNeed]
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert needs <= set(plan.evidence_needs), plan.evidence_needs
+
+
+def test_a_clause_setting_the_scene_adds_no_need(deterministic: DeterministicPlanner) -> None:
+    whole = deterministic.build_plan("签三年合同的，试用期最长多久", NEW, now=NOW, tz=TZ)
+    alone = deterministic.build_plan("试用期最长多久", NEW, now=NOW, tz=TZ)
+    assert whole.evidence_needs == alone.evidence_needs
+
+
+@pytest.mark.parametrize(
     ("question", "defines"),
     [
         ("什么是人员密集场所", True),

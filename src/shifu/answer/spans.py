@@ -175,7 +175,8 @@ def _asked_list_items(text: str, question: str) -> list[str]:
     list; 装修要交哪些材料 names only what the lead-in already says (业主申请装修进场…), so the
     whole list still answers it, and so does 差旅费报销要什么材料, whose item only adds to the list.
     """
-    subject = _subject_words(question)
+    required = question_terms(question).required
+    subject = list(zip(required, _subject_words(question), strict=True))
     asked: list[str] = []
     for line in item_lines(text):
         if is_instruction_like(line):
@@ -183,8 +184,9 @@ def _asked_list_items(text: str, question: str) -> list[str]:
         lead = _lead_in_of(line, text) or ""
         if not MATERIALS_LEAD_IN.search(lead):
             continue
-        beyond = [words for words in subject if not any(word in lead for word in words)]
-        if beyond and all(any(word in line for word in words) for words in beyond):
+        beyond = [term for term, words in subject if not any(word in lead for word in words)]
+        # The item names the asked thing itself: 多久到账 is not asked of 转账记录截图.
+        if beyond and all(term in line for term in beyond):
             asked.append(line)
     # 差旅费另附行程单: what one kind adds to the list, so the whole list is that kind's answer.
     return [] if any(_IN_ADDITION.search(line) for line in asked) else asked

@@ -23,7 +23,7 @@ from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
 from shifu.nlp.injection import without_control_fields, without_instructions, without_markup
-from shifu.nlp.terms import HANDED_IN_LATE
+from shifu.nlp.terms import HANDED_IN_LATE, question_terms
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
 from shifu.planning.tool_calls import (
@@ -56,7 +56,8 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (
         EvidenceNeed.DEADLINE,
         re.compile(
-            r"期限|时限|截止|来不及|赶不上|(?:几|多少)个?(?:天|日|工作日|小时|分钟|周)(?:之内|以内|内)|多久(?:之内|以内|内)"
+            r"期限|时限|截止|来不及|赶不上|(?:几|多少)个?(?:天|日|工作日|小时|分钟|周)(?:之内|以内|内)|多久(?:之内|以内|内)|"
+            r"多久(?:能|可以|会|才能)?(?:到账|到位|出来|办好|批下来|退)"
         ),
     ),
     (EvidenceNeed.AMOUNT_RULE, re.compile(r"(?:上限|限额|额度)(?:是|有|为)?(?:多少|几)")),
@@ -64,10 +65,11 @@ _WORDED_NEEDS: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
     (EvidenceNeed.DEFINITION, re.compile(r"^什么(?:是|叫)|是什么意思|指的是什么|是指什么|的定义|怎么定义")),
 )
 """Wording that names the claim asked for whatever the classifier predicts: 要带什么 / 准备哪些 / 交啥 /
-要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗 and 几天内要整改完 for the time
-limit (逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is then
-checked, 有哪些禁忌 for what is prohibited, 要几个人签字 / 要哪些人签字 for who signs (the sources name the
-signers, not a count), 什么是人员密集场所 / …是什么意思 for a definition (报销流程是什么 asks no meaning)."""
+要什么证明 ask for materials (交什么费 asks for money), 超过期限了还能报吗, 几天内要整改完 and 多久到账 for
+the time limit (逾期不交物业费 only describes the situation), 单笔上限多少 for an amount, whose caliber is
+then checked, 有哪些禁忌 for what is prohibited, 要几个人签字 / 要哪些人签字 for who signs (the sources
+name the signers, not a count), 什么是人员密集场所 / …是什么意思 for a definition (报销流程是什么 asks no
+meaning)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超过[\d一二两三四五六七八九十百]+\s*(?:分钟|个?小时)|"
@@ -81,6 +83,9 @@ rule is asked for beside the steps, so the answer says which of the two the sour
 (困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119). A breakdown (电梯坏了) is not
 listed: it has a procedure, which answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
+_CLAUSE = re.compile(r"[，,；;。]")
+_ASKS = re.compile(r"[？?]|吗|呢|多少|几|怎么|怎样|如何|什么|啥|哪|谁|多久|能否|是否|要不要|有没有")
+"""A clause that asks something of its own (多久到账, 怎么退), not one that sets the scene (签三年合同的)."""
 _WHERE_TO_READ = re.compile(
     r"(?:制度|规定|办法|指导书|手册|规程|规范|预案|指引|说明|SOP|检查表)(?:的)?(?:原文|全文|文件)?(?:在)?"
     r"(?:哪里?|哪儿)(?:能|可以)?(?:看|找|查|下载)|(?:原文|全文)(?:在)?(?:哪里?|哪儿)"
@@ -248,7 +253,9 @@ class DeterministicPlanner:
             intent = Intent.RESOURCE_DELIVERY
         if asks_uncovered_data(asked, choose_tool_set(intent, prediction.tool_sets)):
             intent = Intent.CAPABILITY_QUERY
-        needs = self._needs(intent, prediction.needs, entities, normalized)
+        needs = self._needs(
+            intent, self._clause_needs(intent, prediction, entities, normalized), entities, normalized
+        )
         tools = choose_tool_set(intent, prediction.tool_sets)
         if any(n in _DOCUMENT_NEEDS for n in needs):
             tools = widen_with_search(intent, tools)
@@ -354,6 +361,26 @@ class DeterministicPlanner:
         ):
             needs.append(EvidenceNeed.GENERAL_RULE)
         return needs
+
+    def _clause_needs(
+        self, intent: Intent, prediction: Prediction, entities: ExtractedEntities, question: str
+    ) -> tuple[EvidenceNeed, ...]:
+        """The needs of a knowledge question, with those of each clause that asks something of its own.
+
+        装修押金多少，怎么退 asks the amount and how it is refunded: the whole question reads as an amount
+        question, its second clause as a rule question, and the answer needs both.
+        """
+        clauses = [clause for clause in _CLAUSE.split(question) if len(clause) >= 2 and _ASKS.search(clause)]
+        if intent is not Intent.KNOWLEDGE_QA or len(clauses) < 2:
+            return prediction.needs
+        # A later clause leaves its subject to the first (怎么退 of 装修押金): it is read with it.
+        subject = "".join(question_terms(clauses[0]).required)
+        found = [
+            need
+            for index, clause in enumerate(clauses)
+            for need in self.classifier.predict(clause if index == 0 else subject + clause, entities).needs
+        ]
+        return tuple(dict.fromkeys((*prediction.needs, *found)))
 
     @staticmethod
     def _style(intent: Intent, needs: list[EvidenceNeed]) -> ResponseStyle:
