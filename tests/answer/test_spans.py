@@ -342,3 +342,16 @@ def test_an_item_only_resembling_another_part_of_the_question_is_no_asked_item()
     text = "办理费用报销须提交以下材料：\n1. 《费用报销审批单》。\n2. 支付凭证，如刷卡小票或转账记录截图。"
     spans = select_spans(EvidenceNeed.REQUIRED_MATERIALS, text, "报销要什么材料，多久到账")
     assert spans[1:] == ["1. 《费用报销审批单》。", "2. 支付凭证，如刷卡小票或转账记录截图。"]
+
+
+def test_a_how_often_question_counting_in_a_period_quotes_the_lines_of_that_period() -> None:
+    schedule = (
+        "各项目按以下频次开展消防巡检：\n"
+        "1. 日常巡查：每日2次。\n"
+        "2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。\n"
+        "3. 月度全面检查：每月1次。\n"
+        "4. 年度检测：每年1次。"
+    )
+    daily = select_spans(EvidenceNeed.DEADLINE, schedule, "消防巡检每天几次")
+    assert daily == ["1. 日常巡查：每日2次。", "2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。"]
+    assert select_spans(EvidenceNeed.DEADLINE, schedule, "消防巡检多久一次")[-1] == "4. 年度检测：每年1次。"

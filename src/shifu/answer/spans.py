@@ -102,6 +102,16 @@ _ASKS_TO_CARRY = re.compile(r"(?:带|携带|随身带|拿)(?:上|好|齐)?(?:些
 _CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备")
 """消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later."""
 
+_PERIOD_WORDS = {
+    "每天": ("每天", "每日"),
+    "每日": ("每天", "每日"),
+    "每周": ("每周", "每星期"),
+    "每月": ("每月", "每个月"),
+    "每个月": ("每月", "每个月"),
+    "每年": ("每年",),
+}
+_PERIOD = re.compile("|".join(sorted(_PERIOD_WORDS, key=len, reverse=True)))
+"""The period a how-often question counts in (消防巡检每天几次), with the words a schedule uses for it."""
 _IN_ADDITION = re.compile(r"另附|另需|另行提交|还需|还须|另外提交")
 """An item adding to a list for one kind (差旅费另附行程单或车票)."""
 _ITEM_ANSWERED = frozenset({EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE})
@@ -217,6 +227,11 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         often = [s for s in spoken if states_frequency(s)]
         # 夜间巡查多久一次: the line naming 夜间巡查, not 日常巡查 or 年度检测 beside it.
         schedule = _naming_subject(often, question) or often
+        # 每天几次: the daily lines, not the monthly check or the yearly test beside them.
+        period = _PERIOD.search(question)
+        if period is not None:
+            words = _PERIOD_WORDS[period.group(0)]
+            schedule = [s for s in schedule if any(word in s for word in words)] or schedule
         if schedule:
             return schedule[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
