@@ -313,6 +313,22 @@ def test_choosing_who_sees_an_open_note_drafts_it_again_with_that_choice(reply: 
     assert cues.visibility_choice("公司记录要怎么写") is None
 
 
+@pytest.mark.parametrize(
+    ("reply", "sets"), [("截止日期下周三", True), ("下周五前完成", True), ("下周三有什么待办", False)]
+)
+def test_saying_by_when_to_an_open_draft_drafts_it_again_with_that_due_day(reply: str, sets: bool) -> None:
+    assignment = frame("给周九派个投诉接待的训练", intent=Intent.DRAFT_ACTION)
+    pending = PendingItem(kind=PendingKind.DRAFT, item_id="draft-9", created_at=NOW)
+    state = state_with(previous=assignment).model_copy(update={"pending": pending})
+    resolution = resolve(reply, state, entities=_entities(reply))
+    if sets:
+        assert resolution.effective_question == f"给周九派个投诉接待的训练，{reply}"
+        assert resolution.cancelled == pending and resolution.state.pending is None
+    else:
+        assert resolution.effective_question == reply
+        assert resolution.state.pending == pending
+
+
 def test_cancel_with_nothing_pending_cancels_nothing() -> None:
     resolution = resolve("算了", ConversationState(), entities=NONE)
     assert resolution.context.relation is ContextRelation.CANCEL

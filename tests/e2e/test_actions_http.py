@@ -120,6 +120,20 @@ def test_a_visibility_typed_as_the_reply_to_a_note_drafts_it_again_with_that_vis
     assert confirmed.status_code == 200, confirmed.text
 
 
+def test_saying_by_when_drafts_the_assignment_again_with_that_due_day(
+    actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
+) -> None:
+    supervisor = actor("supervisor")
+    first = _drafted(supervisor, "给周九派个投诉接待的训练", "PRACTICE_ASSIGNMENT_DRAFT")["actionDraft"]
+    assert first["fields"]["dueDate"] is None
+    dated = supervisor.ask("截止日期下周三")
+    assert dated["status"] == "NEEDS_CONFIRMATION", dated["answer"]
+    draft = dated["actionDraft"]
+    assert draft["draftId"] != first["draftId"] and draft["fields"]["assigneeName"] == "周九"
+    assert draft["fields"]["dueDate"] is not None
+    assert _confirm(client, supervisor.headers, first).status_code != 200, "the first draft is closed"
+
+
 def test_review_list_is_only_drafted_and_confirmation_echoes_the_domain_result(
     actor: Any, client: TestClient, warm_services: Services, clock: FakeClock
 ) -> None:

@@ -93,6 +93,7 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("给孙八安排复盘", "复盘预约"),
         ("把孙八加到复盘名单", "手动调整复盘名单"),
         ("把我的待办发给张三", "待办转发"),
+        ("帮我给孙八写个复盘记录", "复盘记录填写"),
         ("谁还没来上班", "考勤"),
         ("哪些文档快过期了", "文档有效期台账"),
     ],
@@ -127,6 +128,7 @@ def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
         ("把周九从复盘名单里去掉", "手动调整复盘名单"),
         ("孙八也列入待复盘名单吧", "手动调整复盘名单"),
         ("把这个工单转给周九", "待办转发"),
+        ("复盘记录怎么写", None),  # asks how a record is written
         ("把待复盘名单发给项目经理", None),  # the review-list draft sends it
         ("安排一下复盘名单", None),
         ("我手上还有几个工单没完成", None),  # asks what is open

@@ -68,6 +68,8 @@ _SUBJECT_FRAMES = frozenset({Intent.KNOWLEDGE_QA, Intent.CLARIFY})
 """Frames whose subject a subjectless question continues: a knowledge question or a bare topic."""
 _LIVE_FRAMES = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK})
 """Frames of a read of live records: a follow-up may name another record over the same window."""
+_DUE_CUE = re.compile(r"截止|期限|之前|以前|前完成|前做完|前交")
+"""Words that make a day a due day (下周三前完成, 截止日期下周三)."""
 _NAMES_A_RECORD = re.compile(r"待办|任务|工单|成果|练习|训练|复盘|资料|面试|进度")
 """A question naming a kind of live record reads that record, not the one just listed."""
 _READ_DETAILS = frozenset(
@@ -323,6 +325,23 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         next_state, closed = cancel_pending(state)
         return Resolution(context, f"{frame.question}，{question}", next_state, closed)
 
+    drafted = pending is not None and pending.kind is PendingKind.DRAFT
+    if (
+        drafted
+        and frame is not None
+        and frame.intent is Intent.DRAFT_ACTION
+        and _sets_a_due_day(question, entities)
+    ):
+        # 截止日期下周三 after 给周九派个投诉接待的训练: the draft is made again with that due day, and
+        # the first draft is closed so only the new one waits for confirmation.
+        context = ResolvedContext(
+            relation=ContextRelation.FOLLOW_UP,
+            references=[ResolvedReference(kind="FRAME", text=question)],
+            **{**base, "goal": None},
+        )
+        next_state, closed = cancel_pending(state)
+        return Resolution(context, f"{frame.question}，{question}", next_state, closed)
+
     choice = cues.visibility_choice(question)
     noting = frame is not None and frame.intent is Intent.CAPTURE_FACT
     if choice is not None and pending is not None and frame is not None and noting:
@@ -397,6 +416,12 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
     return Resolution(context, effective, state)
+
+
+def _sets_a_due_day(question: str, entities: ExtractedEntities) -> bool:
+    """A short reply saying only by when (截止日期下周三 / 下周五前完成), to a draft awaiting confirmation."""
+    single_days = [span for span in entities.dates if span.start == span.end]
+    return bool(single_days) and bool(_DUE_CUE.search(question)) and cues.supplies_a_field(question)
 
 
 def _continued_read(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> str | None:

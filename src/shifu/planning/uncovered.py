@@ -124,6 +124,12 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:把|将)[^，,。？?]{0,6}(?:待办|任务|工单)[^，,。？?]{0,4}(?:发给|转给|转发给|分享给|抄送给?)"
         ),
     ),
+    (
+        "复盘记录填写",
+        re.compile(
+            r"(?:帮我|帮忙|替我|给|请)[^，,。？?]{0,6}(?:写|填|生成|起草|做)(?:一?个|一份|份|下)?复盘记录"
+        ),
+    ),
     ("复盘预约", re.compile(r"(?:安排|预约|约)[^，,。？?]{0,6}复盘(?!名单|记录|情况|结果)")),
     (
         "手动调整复盘名单",
@@ -144,7 +150,8 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 给孙八安排复盘 schedules a review meeting: no tool books one (a training assignment titled 复盘 would
 pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job. The list
 itself is drawn up by rule from practice results (低于60分…自动列入): 把孙八加到复盘名单 changes it by
-hand, which no tool does (a training assignment titled 把加到复盘名单 was drafted instead)."""
+hand, which no tool does (a training assignment titled 把加到复盘名单 was drafted instead). Nor does any
+tool file a review record (帮我给孙八写个复盘记录 drafted a training assignment for 孙八)."""
 
 _NOTE_WORDS = re.compile(r"记一下|记下|记住|备忘|提醒我|记个|写个记录|做个记录")
 """记一下明天给业主打电话 asks for a note about the act, which is a draft tool's job."""
