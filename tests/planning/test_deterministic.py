@@ -466,6 +466,15 @@ def test_an_incident_at_work_is_not_a_read_of_my_records(
     assert plan.intent is Intent.KNOWLEDGE_QA
 
 
+def test_asking_whether_records_may_be_shared_is_a_rule_question(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("催费记录可以截图发群里吗", NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.KNOWLEDGE_QA
+    assert (
+        deterministic.build_plan("这张截图里写的什么", NEW, now=NOW, tz=TZ).intent
+        is Intent.MEDIA_UNDERSTANDING
+    )
+
+
 @pytest.mark.parametrize(
     ("question", "intent"),
     [
