@@ -260,7 +260,9 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "halves' figures unchanged, among them a widening of that institution rule to questions asking "
         "where a service is had (体检在哪做); one intermediate version of another change (泄露 as a lay "
         "word) moved one even-id positive case to correct and was replaced for an unrelated reason (it "
-        "re-segmented 美加墨 in an answering test)):",
+        "re-segmented 美加墨 in an answering test); in the session after it (2026-12-07, 22:05-01:05 UTC) no "
+        "RGB question or passage was read and every product change, each checked by itself, left both "
+        "halves' figures unchanged (the gate-only run repeated after each one)):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
