@@ -88,17 +88,18 @@ def test_a_clause_of_a_quoted_item_is_not_quoted_again_beside_it() -> None:
 
 def test_a_lead_in_whose_item_is_shown_under_another_source_is_not_left_dangling() -> None:
     p = plan("我需要交几张照片", [EvidenceNeed.REQUIRED_MATERIALS])
+    materials = (EvidenceNeed.REQUIRED_MATERIALS,)
     guide = doc(
         "c1",
         "候选人收到录用通知后，需提交以下入职资料：\n1. 本人身份证复印件。\n2. 近期免冠一寸彩色照片2张。",
-        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        needs=materials,
         locator="五、候选人需提交的入职资料清单",
         score=0.9,
     )
     rules = doc(
         "c2",
         "候选人需提交以下资料：\n1. 本人身份证复印件（正反面）。\n2. 近期免冠一寸彩色照片2张。",
-        needs=(EvidenceNeed.REQUIRED_MATERIALS,),
+        needs=materials,
         locator="二、候选人需提交的资料有哪些",
         score=0.8,
     )

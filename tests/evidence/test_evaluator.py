@@ -937,21 +937,15 @@ def test_a_count_of_days_asked_per_occasion_is_no_money_caliber_nor_answered_by_
 
 def test_the_upper_limit_of_a_period_is_answered_by_the_limit_not_by_the_pay_during_it() -> None:
     needs = [EvidenceNeed.DEADLINE, EvidenceNeed.AMOUNT_RULE]
+    law = {"needs": tuple(needs), "authority": Authority.STATUTE, "title": "中华人民共和国劳动合同法"}
     limits = doc(
-        "c1",
-        "第十九条 劳动合同期限一年以上不满三年的，试用期不得超过二个月；",
-        needs=tuple(needs),
-        authority=Authority.STATUTE,
-        title="中华人民共和国劳动合同法",
-        locator="第十九条",
+        "c1", "第十九条 劳动合同期限一年以上不满三年的，试用期不得超过二个月；", locator="第十九条", **law
     )
     pay = doc(
         "c2",
         "第二十条 劳动者在试用期的工资不得低于本单位相同岗位最低档工资或者劳动合同约定工资的百分之八十。",
-        needs=tuple(needs),
-        authority=Authority.STATUTE,
-        title="中华人民共和国劳动合同法",
         locator="第二十条",
+        **law,
     )
     decision = _evaluate(plan("签两年合同，试用期上限是多少", needs), search_result(limits, pay))
     assert decision.status in (DecisionStatus.ANSWERED, DecisionStatus.PARTIAL)
