@@ -317,13 +317,7 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     if awaits_input and frame is not None and cues.supplies_a_field(question):
         # 给他派一个消防巡检的训练 → 孙八: the request is planned again with the value it lacked; the
         # incomplete draft is closed so only the completed one stays open.
-        context = ResolvedContext(
-            relation=ContextRelation.FOLLOW_UP,
-            references=[ResolvedReference(kind="FRAME", text=question)],
-            **{**base, "goal": None},
-        )
-        next_state, closed = cancel_pending(state)
-        return Resolution(context, f"{frame.question}，{question}", next_state, closed)
+        return _redrafted(question, question, frame, state, base)
 
     drafted = pending is not None and pending.kind is PendingKind.DRAFT
     if (
@@ -334,26 +328,14 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     ):
         # 截止日期下周三 after 给周九派个投诉接待的训练: the draft is made again with that due day, and
         # the first draft is closed so only the new one waits for confirmation.
-        context = ResolvedContext(
-            relation=ContextRelation.FOLLOW_UP,
-            references=[ResolvedReference(kind="FRAME", text=question)],
-            **{**base, "goal": None},
-        )
-        next_state, closed = cancel_pending(state)
-        return Resolution(context, f"{frame.question}，{question}", next_state, closed)
+        return _redrafted(question, question, frame, state, base)
 
     choice = cues.visibility_choice(question)
     noting = frame is not None and frame.intent is Intent.CAPTURE_FACT
     if choice is not None and pending is not None and frame is not None and noting:
         # 仅自己可见 after 记一下…: the note is drafted again with the visibility chosen, the first
         # draft closed, and the new one still waits for the card's confirmation.
-        context = ResolvedContext(
-            relation=ContextRelation.FOLLOW_UP,
-            references=[ResolvedReference(kind="FRAME", text=question)],
-            **{**base, "goal": None},
-        )
-        next_state, closed = cancel_pending(state)
-        return Resolution(context, f"{frame.question}，{choice}", next_state, closed)
+        return _redrafted(question, choice, frame, state, base)
 
     correction = cues.correction_remainder(question)
     if correction is not None:
@@ -416,6 +398,20 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
     effective = f"{subject}{question}" if subject else _completed_question(question, frame) or question
     context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
     return Resolution(context, effective, state)
+
+
+def _redrafted(
+    question: str, addition: str, frame: QuestionFrame, state: ConversationState, base: dict[str, Any]
+) -> Resolution:
+    """The open draft's request planned again with `addition` (a value it lacked or a choice made),
+    the open draft closed so only the new one waits for confirmation."""
+    context = ResolvedContext(
+        relation=ContextRelation.FOLLOW_UP,
+        references=[ResolvedReference(kind="FRAME", text=question)],
+        **{**base, "goal": None},
+    )
+    next_state, closed = cancel_pending(state)
+    return Resolution(context, f"{frame.question}，{addition}", next_state, closed)
 
 
 def _sets_a_due_day(question: str, entities: ExtractedEntities) -> bool:
