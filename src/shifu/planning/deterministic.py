@@ -84,8 +84,8 @@ rule is asked for beside the steps, so the answer says which of the two the sour
 listed: it has a procedure, which answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _CLAUSE = re.compile(r"[，,；;。]")
-_ASKS = re.compile(r"[？?]|吗|呢|多少|几|怎么|怎样|如何|什么|啥|哪|谁|多久|能否|是否|要不要|有没有")
-"""A clause that asks something of its own (多久到账, 怎么退), not one that sets the scene (签三年合同的)."""
+"""Clause breaks: each clause that asks something (`cues.ASKS_RE`: 多久到账, 怎么退) brings its needs;
+one that sets the scene (签三年合同的) does not."""
 _WHERE_TO_READ = re.compile(
     r"(?:制度|规定|办法|指导书|手册|规程|规范|预案|指引|说明|SOP|检查表)(?:的)?(?:原文|全文|文件)?(?:在)?"
     r"(?:哪里?|哪儿)(?:能|可以)?(?:看|找|查|下载)|(?:原文|全文)(?:在)?(?:哪里?|哪儿)"
@@ -370,7 +370,9 @@ class DeterministicPlanner:
         装修押金多少，怎么退 asks the amount and how it is refunded: the whole question reads as an amount
         question, its second clause as a rule question, and the answer needs both.
         """
-        clauses = [clause for clause in _CLAUSE.split(question) if len(clause) >= 2 and _ASKS.search(clause)]
+        clauses = [
+            clause for clause in _CLAUSE.split(question) if len(clause) >= 2 and cues.ASKS_RE.search(clause)
+        ]
         if intent is not Intent.KNOWLEDGE_QA or len(clauses) < 2:
             return prediction.needs
         # A later clause leaves its subject to the first (怎么退 of 装修押金): it is read with it.
