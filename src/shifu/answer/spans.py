@@ -150,12 +150,14 @@ def _question_pairs(question: str) -> set[str]:
     return pairs
 
 
+def _words_for(term: str) -> frozenset[str]:
+    """A term with the words a text may use for it (留到 ~ 结转)."""
+    return frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
+
+
 def _subject_words(question: str) -> list[frozenset[str]]:
-    """Each required term of the question with the words a text may use for it (留到 ~ 结转)."""
-    return [
-        frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
-        for term in question_terms(question).required
-    ]
+    """Each required term of the question with the words a text may use for it."""
+    return [_words_for(term) for term in question_terms(question).required]
 
 
 def _naming_subject(candidates: list[str], question: str) -> list[str]:
@@ -185,8 +187,7 @@ def _asked_list_items(text: str, question: str) -> list[str]:
     list; 装修要交哪些材料 names only what the lead-in already says (业主申请装修进场…), so the
     whole list still answers it, and so does 差旅费报销要什么材料, whose item only adds to the list.
     """
-    required = question_terms(question).required
-    subject = list(zip(required, _subject_words(question), strict=True))
+    subject = [(term, _words_for(term)) for term in question_terms(question).required]
     asked: list[str] = []
     for line in item_lines(text):
         if is_instruction_like(line):

@@ -147,7 +147,7 @@ def fragment_haystack(doc: DocumentEvidence, body: str, terms: QuestionTerms | N
     return "\n".join((heading, without_exclusions(body, asked_about)))
 
 
-_DEFINITION = re.compile(r"(?P<term>[^，,。；;：:\n（）()]{2,24})[，,]?(?:是指|系指)(?P<meaning>[^。；;\n]*)")
+_DEFINITION = re.compile(r"(?P<term>[^，,。；;：:\n（）()]{2,24})[，,]?(?:是指|系指)[^。；;\n]*")
 
 
 def _without_unasked_meanings(body: str, terms: QuestionTerms) -> str:
