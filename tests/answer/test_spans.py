@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from shifu.answer.spans import MAX_LISTED_ITEMS, listed_items, select_spans
 from shifu.contracts.common import EvidenceNeed
 
@@ -355,3 +357,52 @@ def test_a_how_often_question_counting_in_a_period_quotes_the_lines_of_that_peri
     daily = select_spans(EvidenceNeed.DEADLINE, schedule, "消防巡检每天几次")
     assert daily == ["1. 日常巡查：每日2次。", "2. 夜间巡查：每日22:00至次日6:00期间，每2小时巡查1次。"]
     assert select_spans(EvidenceNeed.DEADLINE, schedule, "消防巡检多久一次")[-1] == "4. 年度检测：每年1次。"
+
+
+_FORBIDDEN = (
+    "物业费催缴中严禁以下行为：\n"
+    "1. 以停水、停电、停气或限制业主出入的方式催缴物业费。\n"
+    "2. 在小区公共区域、业主群张贴或公布欠费业主的姓名和房号。\n"
+    "3. 使用威胁、侮辱性语言，或频繁骚扰业主。\n"
+    "4. 在21:00至次日8:00期间电话催缴。\n"
+    "5. 向业主的亲友、同事透露欠费情况。"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "item"),
+    [
+        ("催费能不能停水", "1. 以停水、停电、停气或限制业主出入的方式催缴物业费。"),
+        ("催费可以找业主的亲戚吗", "5. 向业主的亲友、同事透露欠费情况。"),
+        ("晚上十点能打电话催费吗", "4. 在21:00至次日8:00期间电话催缴。"),
+    ],
+)
+def test_a_question_about_one_forbidden_act_quotes_that_item_with_its_lead_in(
+    question: str, item: str
+) -> None:
+    lead_in = "物业费催缴中严禁以下行为："
+    assert select_spans(EvidenceNeed.PROHIBITION, _FORBIDDEN, question) == [lead_in, item]
+
+
+def test_an_item_naming_only_part_of_what_is_asked_does_not_narrow_the_list() -> None:
+    text = (
+        "训练指派中严禁以下行为：\n"
+        "1. 向非本人管理项目的员工指派训练。\n"
+        "2. 以训练代替正常的工作安排。\n"
+        "3. 未经主管确认，由他人代为提交训练指派。"
+    )
+    spans = select_spans(EvidenceNeed.PROHIBITION, text, "主管能给别的项目的人派训练吗")
+    assert "1. 向非本人管理项目的员工指派训练。" in spans
+    assert spans != ["训练指派中严禁以下行为：", "3. 未经主管确认，由他人代为提交训练指派。"]
+
+
+def test_a_time_of_day_is_answered_by_the_hours_and_how_to_work_outside_them() -> None:
+    text = (
+        "装修施工时间规定如下：工作日（周一至周五）为8:00至12:00、14:00至18:00；"
+        "周六、周日及法定节假日只能进行不产生噪音的作业，禁止使用电锤、电钻。"
+        "需要在规定时间以外施工的，须提前1个工作日向客服中心申请并经同层及上下层邻居同意。"
+    )
+    assert select_spans(EvidenceNeed.PROHIBITION, text, "装修能不能在晚上施工") == [
+        "装修施工时间规定如下：工作日（周一至周五）为8:00至12:00、14:00至18:00；",
+        "需要在规定时间以外施工的，须提前1个工作日向客服中心申请并经同层及上下层邻居同意。",
+    ]

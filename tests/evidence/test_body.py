@@ -129,6 +129,11 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.TIME_LIMIT, "报销须真实。", False),
         (ClaimType.TIME_LIMIT, "维保人员应在30分钟内到达现场实施救援。", True),
         (ClaimType.RULE, "好的", False),
+        (
+            ClaimType.RULE,
+            "各项目按以下频次开展消防巡检：\n1. 日常巡查：每日2次。\n2. 夜间巡查：每日1次。",
+            True,
+        ),
         (ClaimType.CONTACT, "财务热线：4008001234", True),
         (ClaimType.CONDITION, "职工有下列情形之一的，应当认定为工伤：\n（一）在工作时间受到伤害的。", True),
         (ClaimType.CONDITION, "职工应当遵守安全操作规程。", False),

@@ -416,3 +416,34 @@ def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
 )
 def test_only_a_rule_leaving_the_figure_to_other_rules_defers_it(sentence: str, defers: bool) -> None:
     assert defers_the_quantity(sentence, lambda _: True) is defers
+
+
+@pytest.mark.parametrize("question", ["业主欠费好几次都不交怎么办", "提醒了三番五次还是不交"])
+def test_something_happening_again_and_again_is_read_as_the_rules_多次(question: str) -> None:
+    assert "多次" in [term.text for term in question_terms(question).terms]
+
+
+@pytest.mark.parametrize(
+    ("term", "text"),
+    [
+        ("不交", "多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通。"),
+        ("欠费", "多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通。"),
+        ("催费", "物业费催缴中严禁以下行为："),
+        ("亲戚", "向业主的亲友、同事透露欠费情况。"),
+    ],
+)
+def test_a_texts_word_for_the_questions_word_covers_it(term: str, text: str) -> None:
+    assert term_coverage(term, text) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "covered"),
+    [
+        ("工作日（周一至周五）为8:00至12:00、14:00至18:00。", True),
+        ("在21:00至次日8:00期间电话催缴。", True),
+        ("维保人员应在30分钟内到达现场。", False),
+        ("本规定自2025年1月1日起施行。", False),
+    ],
+)
+def test_a_range_of_hours_speaks_of_a_time_of_day(text: str, covered: bool) -> None:
+    assert (term_coverage("晚上", text) == 1.0) is covered

@@ -54,4 +54,5 @@ def test_a_listing_question_accepts_the_people_or_their_act() -> None:
 def test_an_attribute_may_be_stated_in_other_words() -> None:
     assert {"增速", "上升"} <= wordings("增长")
     assert {"上报", "报告"} <= wordings("找"), "投诉升级要找谁 is answered by 上报项目经理"
+    assert "查看" in wordings("来看"), "催缴记录谁来看 is answered by 主管每周查看一次催缴记录"
     assert wordings("导演") == frozenset({"导演"})

@@ -19,7 +19,11 @@ def test_how_often_questions(question: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["报销要在多久内提交", "维保多久要到场", "年假要提前几天申请", "多久能办完一次性补偿"]
+    "question",
+    [
+        *("报销要在多久内提交", "维保多久要到场", "年假要提前几天申请", "多久能办完一次性补偿"),
+        *("业主欠费好几次都不交怎么办", "提醒了十几次还是没交"),
+    ],
 )
 def test_how_long_questions_are_not_frequency_questions(question: str) -> None:
     assert not asks_frequency(question)

@@ -16,8 +16,8 @@ from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
-from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable
-from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, item_lines
+from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, TIMES_OF_DAY, interchangeable
+from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN, item_lines
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.quantity_asks import DEFERS, QUANTITY_NEEDS, qualifiers_in, quantity_ask, states_asked_quantity
@@ -112,10 +112,17 @@ _PERIOD_WORDS = {
 }
 _PERIOD = re.compile("|".join(sorted(_PERIOD_WORDS, key=len, reverse=True)))
 """The period a how-often question counts in (消防巡检每天几次), with the words a schedule uses for it."""
+_OUTSIDE_HOURS = re.compile(r"时间(?:以外|之外)")
+"""The exception to a rule's hours (需要在规定时间以外施工的，须提前1个工作日申请)."""
 _IN_ADDITION = re.compile(r"另附|另需|另行提交|还需|还须|另外提交")
 """An item adding to a list for one kind (差旅费另附行程单或车票)."""
-_ITEM_ANSWERED = frozenset({EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.GENERAL_RULE})
-"""Slots a single listed material answers (要交几张照片 / 装修要交照片吗)."""
+_ITEM_ANSWERED: dict[EvidenceNeed, tuple[re.Pattern[str], ...]] = {
+    EvidenceNeed.REQUIRED_MATERIALS: (MATERIALS_LEAD_IN,),
+    EvidenceNeed.PROHIBITION: (PROHIBITED_LEAD_IN,),
+    EvidenceNeed.GENERAL_RULE: (MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN),
+}
+"""Slots a single listed item answers, with the lead-ins of the lists it is read from: a material
+(要交几张照片 / 装修要交照片吗) or a forbidden act (催费能不能停水)."""
 _KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
 """Slots whose sentences are narrowed to those stating the kind of answer asked (谁 / 几点 / 在哪)."""
 
@@ -180,24 +187,29 @@ def _names_asked_subject(sentence: str, lead: str, subject: list[frozenset[str]]
     )
 
 
-def _asked_list_items(text: str, question: str) -> list[str]:
-    """The items of a materials list naming what the question asks about beyond what their lead-in names.
+def _asked_list_items(text: str, question: str, lead_ins: tuple[re.Pattern[str], ...]) -> list[str]:
+    """The items of a list (one `lead_ins` introduces) naming what the question asks about beyond what
+    their lead-in names.
 
     要交几张照片 asks about one of the listed materials (4. 近期免冠一寸彩色照片2张。), not the whole
-    list; 装修要交哪些材料 names only what the lead-in already says (业主申请装修进场…), so the
-    whole list still answers it, and so does 差旅费报销要什么材料, whose item only adds to the list.
+    list, and 催费能不能停水 about one forbidden act (1. 以停水、停电…的方式催缴物业费。); 装修要交哪些材料
+    names only what the lead-in already says (业主申请装修进场…), so the whole list still answers it,
+    and so does 差旅费报销要什么材料, whose item only adds to the list.
     """
-    subject = [(term, _words_for(term)) for term in question_terms(question).required]
+    # The term or a word texts use instead (亲戚 ~ 亲友); not a lay word's wider reading (到账 ~ 转账).
+    # Every term counts, not only the required ones: 主管能给别的项目的人派训练吗 is not asked of
+    # 未经主管确认…代为提交, which names 主管 but not 项目.
+    subject = [frozenset({term.text, *interchangeable(term.text)}) for term in question_terms(question).terms]
     asked: list[str] = []
     for line in item_lines(text):
         if is_instruction_like(line):
             continue
         lead = _lead_in_of(line, text) or ""
-        if not MATERIALS_LEAD_IN.search(lead):
+        if not any(pattern.search(lead) for pattern in lead_ins):
             continue
-        beyond = [term for term, words in subject if not any(word in lead for word in words)]
-        # The item names the asked thing itself: 多久到账 is not asked of 转账记录截图.
-        if beyond and all(term in line for term in beyond):
+        beyond = [words for words in subject if not any(word in lead for word in words)]
+        # The item names the asked thing: 多久到账 is not asked of 转账记录截图.
+        if beyond and all(any(word in line for word in words) for words in beyond):
             asked.append(line)
     # 差旅费另附行程单: what one kind adds to the list, so the whole list is that kind's answer.
     return [] if any(_IN_ADDITION.search(line) for line in asked) else asked
@@ -236,9 +248,13 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
         if schedule:
             return schedule[:MAX_LISTED_ITEMS]
     marked = [s for s in spoken if _relevant(need, s, question)]
+    if question and any(word in question for word in TIMES_OF_DAY):
+        # 装修能不能在晚上施工: the hours the rule allows and how to work outside them.
+        marked = [s for s in spoken if HOURS_RANGE.search(s) or _OUTSIDE_HOURS.search(s)] or marked
     if need is EvidenceNeed.REQUIRED_MATERIALS and question and _ASKS_TO_CARRY.search(question):
         marked = [s for s in spoken if any(cue in s for cue in _CARRIED)] or marked
-    if need in _ITEM_ANSWERED and question and (listed := _asked_list_items(text, question)):
+    lead_ins = _ITEM_ANSWERED.get(need, ())
+    if lead_ins and question and (listed := _asked_list_items(text, question, lead_ins)):
         return _with_lead_ins(listed[:MAX_SENTENCES_PER_FRAGMENT], text)
     kind = answer_kind(question) if need in _KIND_ANSWERED and question else None
     if kind is not None:

@@ -92,9 +92,10 @@ _RULE_CUES = (
     _PROHIBITION_CUES
     + _OBLIGATION_CUES
     + ("可以", "有权", "规定", "方可", "按照", "依照", "标准", "为")
-    + ("包括以下", "包括下列", "分为以下", "分为下列")
+    + ("包括以下", "包括下列", "分为以下", "分为下列", "按以下", "按下列")
 )
-"""A rule states what must, may or may not be done, or what something consists of (包括以下内容：)."""
+"""A rule states what must, may or may not be done, what something consists of (包括以下内容：) or how
+it is done (各项目按以下频次开展消防巡检：)."""
 
 _CURRENCY = r"(?P<unit>万|千)?\s*(?:元|块|圆)(?:人民币)?"
 _AMOUNT = re.compile(

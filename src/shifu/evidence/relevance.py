@@ -21,7 +21,7 @@ from functools import lru_cache
 from shifu.contracts.common import LAW_AUTHORITIES
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
-from shifu.nlp.lay_words import LAY_SYNONYMS, ROLE_ACTS, interchangeable
+from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, ROLE_ACTS, TIMES_OF_DAY, interchangeable
 from shifu.nlp.scope_sections import is_scope_section, scope_members, without_exclusions
 from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
 
@@ -59,7 +59,8 @@ def _in_digits(term: str) -> str | None:
 
 def term_coverage(term: str, haystack: str) -> float:
     """How completely `haystack` covers `term`: exact (numerals either way: 一周岁 ~ 1周岁), a lay
-    synonym, an interchangeable word (举办 ~ 举行), its pieces in order, or its role stated as an act
+    synonym, an interchangeable word (举办 ~ 举行), a range of hours for a time of day (晚上 ~ 8:00至18:00),
+    its pieces in order, or its role stated as an act
     (审批人 ~ 由…审批) → 1.
 
     Pieces may sit a few characters apart (书面通知 ~ 以书面形式通知); a long term whose
@@ -73,6 +74,8 @@ def term_coverage(term: str, haystack: str) -> float:
     if any(synonym in haystack for synonym in LAY_SYNONYMS.get(term, ())):
         return 1.0
     if any(word in haystack for word in interchangeable(term)):
+        return 1.0
+    if term in TIMES_OF_DAY and HOURS_RANGE.search(haystack):
         return 1.0
     if _gapped(term).search(haystack) or _filled_by_its_act(term, haystack):
         return 1.0

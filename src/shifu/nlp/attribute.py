@@ -114,9 +114,10 @@ WORDINGS: tuple[frozenset[str], ...] = (
     frozenset({"举办", "举行", "召开", "开幕"}),
     frozenset({"出", "付", "支付", "承担", "负担", "垫付", "出资", "列支"}),
     frozenset({"找", "联系", "上报", "报告", "请示", "求助"}),
+    frozenset({"来看", "查看", "查阅", "翻看", "审阅"}),
 )
 """Words that state the same attribute (增长 ~ 增速 ~ 上升; 医药费谁出 ~ 从工伤保险基金支付; 投诉升级要找谁 ~
-上报项目经理): a sentence may use any of them."""
+上报项目经理; 催缴记录谁来看 ~ 主管每周查看一次催缴记录): a sentence may use any of them."""
 
 
 def wordings(attribute: str) -> frozenset[str]:

@@ -11,10 +11,10 @@ import re
 _COUNT = r"\d+|[零〇一二两三四五六七八九十百]+"
 
 FREQUENCY_ASK = re.compile(
-    r"(?:多久|多长时间|隔多久|多少天|几天)\s*(?:[\u4e00-\u9fff]{1,3}?\s*)?(?:一次|1次|一回)(?!性)|几次|多少次|频次|频率"
+    r"(?:多久|多长时间|隔多久|多少天|几天)\s*(?:[\u4e00-\u9fff]{1,3}?\s*)?(?:一次|1次|一回)(?!性)|(?<![好十])几次|多少次|频次|频率"
 )
 """The asking phrase, with the activity it may enclose (多久盘点一次); callers remove it before looking
-for duration asks (多久 alone)."""
+for duration asks (多久 alone). 好几次 and 十几次 tell of a count (欠费好几次都不交), they ask none."""
 
 _STATED = re.compile(rf"每[^，。；,;\n]{{0,8}}?(?:{_COUNT})\s*次|(?:{_COUNT})\s*次\s*/\s*[日天周月班]")
 

@@ -11,6 +11,8 @@ only ever widens how a term may be covered, it never makes a term optional.
 
 from __future__ import annotations
 
+import re
+
 
 def _words(text: str) -> frozenset[str]:
     """Whitespace-separated words of a literal block."""
@@ -106,7 +108,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"消防通道", "疏散通道", "安全出口"}),
     frozenset({"忘了", "忘记", "遗漏", "漏打", "缺卡"}),
     frozenset({"来不及", "赶不上", "无法按时", "不能按时", "无法及时", "不能及时"}),
-    frozenset({"亲戚", "亲属", "家属"}),
+    frozenset({"亲戚", "亲属", "家属", "亲友"}),
     frozenset({"店里", "商户", "商店", "门店", "店铺"}),
     frozenset({"晚上", "夜间", "夜里", "深夜"}),
     frozenset({"周末", "休息日", "双休日"}),
@@ -128,9 +130,21 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     *SPELLINGS,
     frozenset({"过期", "到期"}),
     frozenset({"换班", "交接班", "班次"}),
+    frozenset({"不交", "不缴", "拒交", "未缴费", "未缴纳", "未交纳", "不交纳", "拒绝支付", "不支付"}),
+    frozenset({"催费", "催缴", "催收"}),
+    frozenset({"欠费", "欠缴", "拖欠", "未缴费", "未缴纳", "未交纳", "逾期不交纳", "逾期不支付"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
 evidence gate's relevance only; unlike LAY_SYNONYMS they never widen a search."""
+
+
+TIMES_OF_DAY = frozenset(
+    {"晚上", "夜间", "夜里", "深夜", "半夜", "凌晨", "早上", "清晨", "中午", "午休", "上午", "下午"}
+)
+_CLOCK = r"\d{1,2}\s*[:：]\s*\d{2}"
+HOURS_RANGE = re.compile(rf"{_CLOCK}\s*(?:至|到|-|—|~|～)\s*(?:次日|第二天)?\s*{_CLOCK}")
+"""装修能不能在晚上施工: a rule giving the hours (工作日为8:00至12:00、14:00至18:00) speaks of the evening
+by the hours it leaves out, though it never says 晚上."""
 
 
 def interchangeable(word: str) -> frozenset[str]:

@@ -20,6 +20,10 @@ MATERIALS_LEAD_IN = re.compile(
 )
 """A lead-in introducing what is handed in or over (须提交以下材料：, 需提交以下入职资料：,
 需提交的证明材料如下：)."""
+PROHIBITED_LEAD_IN = re.compile(
+    r"(?:严禁|禁止|不得有)(?:以下|下列)|(?:以下|下列)(?:行为|情形)(?:严格|一律)?(?:禁止|严禁)"
+)
+"""A lead-in introducing what is forbidden (物业费催缴中严禁以下行为：, 以下行为严格禁止：)."""
 
 
 def item_lines(text: str) -> list[str]:

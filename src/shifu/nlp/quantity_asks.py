@@ -51,6 +51,8 @@ DURATIONS: frozenset[QuantityKind] = frozenset(
 _MONEY_WORDS = re.compile(
     r"多少钱|几块|多少块|多少元|几元|钱数|金额|费用是多少|[\d一二两三四五六七八九十百千万]+\s*(?:元|块)"
 )
+_SEVERAL = re.compile(r"好几|十几|几十|几百|几千")
+"""几 inside a count that is told, not asked (欠费好几次, 等了十几分钟, 几十个人)."""
 _ASKS: tuple[tuple[re.Pattern[str], frozenset[QuantityKind]], ...] = (
     (re.compile(r"百分之多少|百分之几|多少比例|什么比例|比例|百分比|几成"), frozenset({QuantityKind.RATIO})),
     (re.compile(r"几倍|多少倍|双倍|翻倍"), frozenset({QuantityKind.MULTIPLE})),
@@ -109,6 +111,7 @@ def quantity_ask(question: str) -> QuantityAsk | None:
     if asks_for_money(question):
         return None
     kinds: set[QuantityKind] = set()
+    question = _SEVERAL.sub("多", question)
     if asks_frequency(question):
         # 多久一次 asks how often, not how long: the 多久 inside it is no duration ask.
         kinds.add(QuantityKind.FREQUENCY)

@@ -261,6 +261,9 @@ _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
 """员工考了50分怎么办: a score someone got is what the rules call 得分 (得分低于60分的，列入待复盘名单)."""
+_REPEATEDLY = re.compile(r"(?:好几|十几|几十)次|屡次|三番五次|一再")
+"""业主欠费好几次都不交: something that happened again and again is what the rules call 多次
+(多次提醒仍未缴费的)."""
 _FIRST_PERIOD = re.compile(r"(?:第一个|头一个|头个)(月)|(?:第一|头一)(周|年)")
 """新员工第一个月: rules say 首月 (入职首月), 首周, 首年; the ordinal 第一个 names nothing on its own."""
 _ADDRESS = re.compile(
@@ -297,6 +300,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _ENTERING.sub(r"\1\2进场", question)
     question = _ASSAULTED.sub("受到暴力", question)
     question = _SCORED.sub("得分", question)
+    question = _REPEATEDLY.sub("多次", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
     question = ORDINAL_MENTION.sub(" ", VERSION_MENTION.sub(" ", question))

@@ -73,15 +73,16 @@ meaning)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超过[\d一二两三四五六七八九十百]+\s*(?:分钟|个?小时)|"
-    r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|"
+    r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|不交|不缴|拒交|拒缴|不肯交|"
     r"(?:考|测|练)(?:了|出|到)?[\d一二三四五六七八九十]+\s*分|"
     r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)|" + HANDED_IN_LATE.pattern
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. So is
 押金怎么退: a refund is mostly a rule (验收合格满30日后无息全额退还), and so is a wait gone on too long
-(困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119). A breakdown (电梯坏了) is not
-listed: it has a procedure, which answers it."""
+(困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119), and so is a refusal to pay
+(业主欠费好几次都不交怎么办: 多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通). A breakdown
+(电梯坏了) is not listed: it has a procedure, which answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _CLAUSE = re.compile(r"[，,；;。]")
 """Clause breaks: each clause that asks something (`cues.ASKS_RE`: 多久到账, 怎么退) brings its needs;
