@@ -951,3 +951,21 @@ def test_the_upper_limit_of_a_period_is_answered_by_the_limit_not_by_the_pay_dur
     assert decision.status in (DecisionStatus.ANSWERED, DecisionStatus.PARTIAL)
     assert "c1" in decision.qualified_citation_ids
     assert "c2" not in decision.qualified_citation_ids
+
+
+def test_a_length_asked_is_answered_by_the_section_written_for_that_length() -> None:
+    guide = {"title": "岗前学习指引", "document_key": "gangqian", "needs": (EvidenceNeed.GENERAL_RULE,)}
+    length = doc(
+        "c1", "岗前学习总时长不少于8学时，每学时45分钟。", locator="三、岗前学习的时长和完成要求", **guide
+    )
+    papers = doc(
+        "c2", "候选人应提交近3个月内的入职体检报告。", locator="五、候选人需提交的入职资料清单", **guide
+    )
+    answers = doc(
+        "c3", "候选人提交问题反馈的，人力资源部在1个工作日内答复。", locator="六、咨询方式", **guide
+    )
+    decision = _evaluate(
+        plan("岗前学习要多久", [EvidenceNeed.GENERAL_RULE]), search_result(papers, answers, length)
+    )
+    assert decision.status is DecisionStatus.ANSWERED
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids == ("c1",)

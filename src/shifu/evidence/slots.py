@@ -48,6 +48,7 @@ from shifu.nlp.quantity_asks import (
     QuantityAsk,
     QuantityKind,
     defers_the_quantity,
+    heading_names_quantity,
     qualifiers_in,
     quantity_ask,
     states_asked_quantity,
@@ -536,6 +537,12 @@ def judge_document_slot(
         item = view.item
         holding = [entry for entry in outcome.covering if quotes_item(item, entry.doc.text)]
         outcome.covering = holding or outcome.covering
+    if view.ask is not None:
+        # 岗前学习要多久: the section written for the length (三、岗前学习的时长和完成要求), not every
+        # section of the same guide that states some other length (近3个月内的体检报告).
+        ask = view.ask
+        headed = [item for item in outcome.covering if heading_names_quantity(item.doc.locator, ask)]
+        outcome.covering = headed or outcome.covering
     if need is EvidenceNeed.GENERAL_RULE and view.asks_kinds:
         # 请假有哪几种 is answered by the list of kinds, not by every rule about leave beside it.
         kinds = [

@@ -122,6 +122,18 @@ def quantity_ask(question: str) -> QuantityAsk | None:
     return QuantityAsk(kinds=frozenset(kinds)) if kinds else None
 
 
+_QUANTITY_HEADINGS: tuple[tuple[frozenset[QuantityKind], re.Pattern[str]], ...] = (
+    (DURATIONS, re.compile(r"时长|时限|期限|天数|多久|多长时间")),
+    (frozenset({QuantityKind.FREQUENCY}), re.compile(r"频次|频率")),
+)
+
+
+def heading_names_quantity(heading: str, ask: QuantityAsk) -> bool:
+    """True when a section heading is written for the kind of quantity asked (岗前学习要多久 ~
+    三、岗前学习的时长和完成要求; 消防巡检多久一次 ~ 二、消防巡检的频次要求)."""
+    return any(kinds & ask.kinds and pattern.search(heading) for kinds, pattern in _QUANTITY_HEADINGS)
+
+
 def stated_quantities(text: str) -> list[tuple[QuantityKind, str]]:
     """Every non-money quantity stated in `text`, with its verbatim surface form."""
     found: list[tuple[QuantityKind, str]] = []
