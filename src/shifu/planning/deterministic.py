@@ -83,6 +83,9 @@ rule is asked for beside the steps, so the answer says which of the two the sour
 (困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119), and so is a refusal to pay
 (业主欠费好几次都不交怎么办: 多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通). A breakdown
 (电梯坏了) is not listed: it has a procedure, which answers it."""
+_ASKS_A_FEE = re.compile(r"(?:交|缴|付|收)(?:些)?(?:什么|啥|哪些|哪几)(?:项|种)?(?:费|钱)")
+"""装修要交什么费 asks which fees are charged, whatever the classifier makes of 要交: no list of materials
+answers it."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _CLAUSE = re.compile(r"[，,；;。]")
 """Clause breaks: each clause that asks something (`cues.ASKS_RE`: 多久到账, 怎么退) brings its needs;
@@ -348,6 +351,8 @@ class DeterministicPlanner:
         worded = [need for need, wording in _WORDED_NEEDS if wording.search(question)]
         if intent is Intent.KNOWLEDGE_QA and worded:
             needs = worded + [n for n in needs if n not in (*worded, EvidenceNeed.GENERAL_RULE)]
+        if intent is Intent.KNOWLEDGE_QA and _ASKS_A_FEE.search(question):
+            needs = [n for n in needs if n is not EvidenceNeed.REQUIRED_MATERIALS]
         if intent is Intent.KNOWLEDGE_QA and entities.amounts and EvidenceNeed.AMOUNT_RULE not in needs:
             needs.insert(0, EvidenceNeed.AMOUNT_RULE)
         if intent in _LIVE_INTENTS and EvidenceNeed.LIVE_STATE not in needs:
