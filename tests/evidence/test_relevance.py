@@ -103,6 +103,20 @@ def test_handing_something_in_late_is_read_as_the_rules_逾期(question: str) ->
     assert "逾期" in question_terms(question).required
 
 
+@pytest.mark.parametrize("question", ["迟到扣钱吗", "交班时接班人迟到了怎么办"])
+def test_coming_late_is_no_late_hand_in_and_is_the_rules_未按时到岗(question: str) -> None:
+    terms = question_terms(question)
+    assert "逾期" not in terms.required
+    assert term_coverage("迟到", "接班人员未按时到岗的，交班人员不得离岗。") == 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "deducted"), [("事假扣钱吗", True), ("违规报销会扣工资吗", True), ("扣分吗", False)]
+)
+def test_pay_kept_back_is_read_as_the_rules_工资(question: str, deducted: bool) -> None:
+    assert ("工资" in [term.text for term in question_terms(question).terms]) is deducted
+
+
 @pytest.mark.parametrize(
     ("question", "acted"),
     [("请假没批就走了会怎么样", True), ("没经过审批就休假怎么办", True), ("报销没批下来怎么办", False)],

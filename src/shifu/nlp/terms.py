@@ -243,8 +243,9 @@ that character to the next word (多久内能申请 is not about 内能)."""
 _REFUND_ASKED = re.compile(r"(怎么|怎样|如何|咋|能不能|可以|什么时候|多久)\s*退(?=[吗呢？?了回]|$)")
 """押金怎么退: the one-character act 退 is what is asked of the deposit, so it is read as 退还 (a term a
 rule on the deposit's return states), not dropped as too short to name anything."""
-HANDED_IN_LATE = re.compile(r"(?:交|提交|报|到|来)(?:晚|迟)了|(?:晚|迟)(?:交|报|到)了?|没按时(?:交|提交|报)")
-"""资料交晚了怎么办: handing something in late is what the rules call 逾期 (逾期未提交资料的，…)."""
+HANDED_IN_LATE = re.compile(r"(?:交|提交|报)(?:晚|迟)了|(?:晚|迟)(?:交|报)了?|没按时(?:交|提交|报)")
+"""资料交晚了怎么办: handing something in late is what the rules call 逾期 (逾期未提交资料的，…). Coming
+late (迟到, 来晚了) is no such thing: the rules say 未按时到岗."""
 _WITHOUT_APPROVAL = re.compile(r"没(?:有)?经过?(?:批准|审批)(?:就|便)?|没(?:有)?(?:批准|审批|批)(?:就|便)")
 """请假没批就走了: acting before approval is what the rules call 未经批准 (未经批准不到岗的，按旷工处理);
 报销没批下来 (not approved yet) is no such act."""
@@ -261,6 +262,8 @@ _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
 """员工考了50分怎么办: a score someone got is what the rules call 得分 (得分低于60分的，列入待复盘名单)."""
+_DEDUCTED = re.compile(r"扣(?:钱|工资|薪水|薪资|薪)")
+"""事假扣钱吗: pay kept back is what the rules state of 工资 (事假期间不发工资, 从报销人工资中扣回)."""
 _REPEATEDLY = re.compile(r"(?:好几|十几|几十)次|屡次|三番五次|一再")
 """业主欠费好几次都不交: something that happened again and again is what the rules call 多次
 (多次提醒仍未缴费的)."""
@@ -301,6 +304,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _ASSAULTED.sub("受到暴力", question)
     question = _SCORED.sub("得分", question)
     question = _REPEATEDLY.sub("多次", question)
+    question = _DEDUCTED.sub("工资", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
     question = ORDINAL_MENTION.sub(" ", VERSION_MENTION.sub(" ", question))
