@@ -589,3 +589,12 @@ def test_a_likelier_team_intent_gives_way_when_the_intents_reading_the_chosen_to
     plan = DeterministicPlanner(_Fixed(own_first)).build_plan("我的练习待复盘的有哪些", NEW, now=NOW, tz=TZ)  # type: ignore[arg-type]
     assert plan.intent is Intent.PRACTICE_COACHING and plan.confidence == pytest.approx(0.66)
     assert [c.tool for c in plan.tool_calls] == [ToolCode.MY_PRACTICE_SUMMARY]
+
+
+@pytest.mark.parametrize("question", ["买东西没发票能报吗", "没有发票可以报销吗"])
+def test_doing_without_a_required_paper_asks_for_the_materials_and_prohibitions_not_eligibility(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.evidence_needs[:2] == [EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.PROHIBITION]
+    assert EvidenceNeed.ELIGIBILITY not in plan.evidence_needs

@@ -86,6 +86,9 @@ rule is asked for beside the steps, so the answer says which of the two the sour
 _ASKS_A_FEE = re.compile(r"(?:交|缴|付|收)(?:些)?(?:什么|啥|哪些|哪几)(?:项|种)?(?:费|钱)")
 """装修要交什么费 asks which fees are charged, whatever the classifier makes of 要交: no list of materials
 answers it."""
+_WITHOUT_A_DOCUMENT = re.compile(r"(?:没|没有|无|开不了|拿不到)(?:发票|票|证明|收据|凭证)")
+"""没发票能报吗: doing without a paper a rule requires is answered by the materials it lists (合法有效的
+发票原件) and what it forbids (无发票采购，或以收据、白条代替发票报账), not by who may claim."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _CLAUSE = re.compile(r"[，,；;。]")
 """Clause breaks: each clause that asks something (`cues.ASKS_RE`: 多久到账, 怎么退) brings its needs;
@@ -351,6 +354,13 @@ class DeterministicPlanner:
         worded = [need for need, wording in _WORDED_NEEDS if wording.search(question)]
         if intent is Intent.KNOWLEDGE_QA and worded:
             needs = worded + [n for n in needs if n not in (*worded, EvidenceNeed.GENERAL_RULE)]
+        if (
+            intent is Intent.KNOWLEDGE_QA
+            and EvidenceNeed.ELIGIBILITY in needs
+            and _WITHOUT_A_DOCUMENT.search(question)
+        ):
+            paper = [EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.PROHIBITION]
+            needs = paper + [n for n in needs if n not in (*paper, EvidenceNeed.ELIGIBILITY)]
         if intent is Intent.KNOWLEDGE_QA and _ASKS_A_FEE.search(question):
             needs = [n for n in needs if n is not EvidenceNeed.REQUIRED_MATERIALS]
         if intent is Intent.KNOWLEDGE_QA and entities.amounts and EvidenceNeed.AMOUNT_RULE not in needs:
