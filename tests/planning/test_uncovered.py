@@ -118,6 +118,10 @@ def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
     [
         ("帮我请明天的假", "请假申请"),
         ("能帮我请个假吗", "请假申请"),
+        ("我想请明天的假", "请假申请"),
+        ("下周一我想请一天事假", "请假申请"),
+        ("我想请假，要交什么材料", None),  # asks a question about leave
+        ("想请婚假需要什么证明", None),
         ("帮我把报销提交了", "报销申请"),
         ("给3栋业主群发个停水通知", "短信和电话通知"),
         ("帮我上传一份新制度", "文件上传"),
@@ -147,6 +151,8 @@ def test_requests_to_act_in_an_unconnected_system(question: str, action: str | N
         ("记一下明天给3栋业主打电话", Intent.CAPTURE_FACT),
         ("请假申请怎么提交", Intent.KNOWLEDGE_QA),
         ("请假要提前几天", Intent.KNOWLEDGE_QA),
+        ("我想请明天的假", Intent.CAPABILITY_QUERY),
+        ("明天想请个假", Intent.CAPABILITY_QUERY),
     ],
 )
 def test_notes_and_questions_about_the_act_keep_their_intent(

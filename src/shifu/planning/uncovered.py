@@ -104,7 +104,10 @@ def asks_uncovered_data(question: str, tools: frozenset[ToolCode]) -> bool:
 UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "请假申请",
-        re.compile(r"(?:帮|替|给)我.{0,8}请.{0,6}假|(?:提交|发起|填|走)(?:一?个|一下)?请假(?:申请|流程|单)"),
+        re.compile(
+            r"(?:帮|替|给)我.{0,8}请.{0,6}假|(?:提交|发起|填|走)(?:一?个|一下)?请假(?:申请|流程|单)|"
+            r"(?:想|要|打算|准备)请[^，,。？?要]{0,6}假(?![要需得的怎如])(?![^。]*(?:什么|哪些|怎么|如何|几|多少|吗|呢))"
+        ),
     ),
     ("报销申请", re.compile(r"(?:帮|替|给)我.{0,6}报(?:销|一下|个销)|(?:提交|发起)(?:一?个|一下|一笔)?报销")),
     (
@@ -147,6 +150,7 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 """Acts no connected system performs for the user, with the name the capability answer gives them.
+我想请明天的假 asks to take leave, which no tool files; 我想请假，要交什么材料 asks a question about it.
 给孙八安排复盘 schedules a review meeting: no tool books one (a training assignment titled 复盘 would
 pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job. The list
 itself is drawn up by rule from practice results (低于60分…自动列入): 把孙八加到复盘名单 changes it by
