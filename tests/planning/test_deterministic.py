@@ -167,6 +167,7 @@ def test_a_negated_done_asks_for_open_tasks(
     [
         ("我的回访任务有哪些", "回访"),
         ("我有哪些巡查任务", "巡检"),
+        ("我有哪些训练任务", "训练"),
         ("我今天有哪些工单", None),
         ("我的待办", None),
     ],
@@ -177,6 +178,26 @@ def test_a_listing_of_one_kind_of_work_carries_the_kind(
     plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
     (call,) = [c for c in plan.tool_calls if c.tool is ToolCode.MY_CURRENT_TASKS]
     assert call.arguments.get("kind") == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [("我的训练逾期了吗", "OVERDUE"), ("我的训练什么时候截止", None), ("我的训练任务做完了吗", None)],
+)
+def test_trainings_assigned_as_work_are_read_from_the_to_dos_not_the_practice_scores(
+    deterministic: DeterministicPlanner, question: str, status: str | None
+) -> None:
+    plan = deterministic.build_plan(question, NEW, now=NOW, tz=TZ)
+    assert plan.intent is Intent.LIVE_MY_WORK
+    (call,) = plan.tool_calls
+    assert call.tool is ToolCode.MY_CURRENT_TASKS
+    assert call.arguments.get("kind") == "训练"
+    assert call.arguments.get("status") == status
+
+
+def test_practice_scores_are_still_read_from_the_practice_record(deterministic: DeterministicPlanner) -> None:
+    plan = deterministic.build_plan("我的训练成绩怎么样", NEW, now=NOW, tz=TZ)
+    assert [c.tool for c in plan.tool_calls] == [ToolCode.MY_PRACTICE_SUMMARY]
 
 
 def test_a_team_read_about_one_named_member_carries_the_name(deterministic: DeterministicPlanner) -> None:

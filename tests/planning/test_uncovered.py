@@ -46,7 +46,9 @@ CAPTURE = frozenset({ToolCode.CAPTURE_MEMORY_DRAFT})
         ("今天巡检打卡了吗", TASKS, False),  # a patrol check-in is the task read's own topic
         ("我们组的待办完成了多少", TASKS, True),  # the user's own to-dos are not the team's
         ("团队这周的任务", TEAM_PRACTICE, True),
-        ("组里谁的训练任务没做完", TEAM_PRACTICE, False),  # names the team read's own topic
+        # Practice scores do not say which assigned trainings are done; no tool reads the team's tasks.
+        ("组里谁的训练任务没做完", TEAM_PRACTICE, True),
+        ("组里谁还没练习", TEAM_PRACTICE, False),  # names the team read's own topic
     ],
 )
 def test_uncovered_personal_data(question: str, tools: frozenset[ToolCode], uncovered: bool) -> None:
@@ -105,6 +107,11 @@ def test_the_capability_answer_names_the_data_that_is_not_connected(
     assert [(c.tool, c.arguments) for c in plan.tool_calls] == [
         (ToolCode.CAPABILITY_QUERY, {"requestedSystem": name})
     ]
+
+
+@pytest.mark.parametrize("question", ["组里谁的训练逾期了", "大家的训练完成了吗", "手下的培训任务完成情况"])
+def test_the_teams_assigned_trainings_are_no_connected_data(question: str) -> None:
+    assert uncovered_data(question) == "团队训练任务"
 
 
 def test_a_question_about_connected_data_names_nothing_unconnected() -> None:

@@ -89,6 +89,11 @@ answers it."""
 _WITHOUT_A_DOCUMENT = re.compile(r"(?:没|没有|无|开不了|拿不到)(?:发票|票|证明|收据|凭证)")
 """没发票能报吗: doing without a paper a rule requires is answered by the materials it lists (合法有效的
 发票原件) and what it forbids (无发票采购，或以收据、白条代替发票报账), not by who may claim."""
+_ASSIGNED_TRAINING = re.compile(
+    r"训练任务|(?:训练|培训)[^，,。？?]{0,4}(?:逾期|超期|过期|截止|到期|没完成|未完成|要完成|做完了?吗|完成了(?:吗|没))"
+)
+"""我的训练逾期了吗 asks about trainings assigned as work (listed with the to-dos, due on a day), not
+about practice scores."""
 _LIVE_INTENTS = frozenset({Intent.LIVE_MY_WORK, Intent.LIVE_TEAM_WORK, Intent.PRACTICE_COACHING})
 _CLAUSE = re.compile(r"[，,；;。]")
 """Clause breaks: each clause that asks something (`cues.ASKS_RE`: 多久到账, 怎么退) brings its needs;
@@ -264,6 +269,8 @@ class DeterministicPlanner:
             intent, self._clause_needs(intent, prediction, entities, normalized), entities, normalized
         )
         tools = choose_tool_set(intent, prediction.tool_sets)
+        if tools == {ToolCode.MY_PRACTICE_SUMMARY} and _ASSIGNED_TRAINING.search(asked):
+            intent, tools = Intent.LIVE_MY_WORK, frozenset({ToolCode.MY_CURRENT_TASKS})
         if any(n in _DOCUMENT_NEEDS for n in needs):
             tools = widen_with_search(intent, tools)
         if intent is Intent.MEDIA_UNDERSTANDING and not has_attachments:

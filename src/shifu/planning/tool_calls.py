@@ -93,9 +93,9 @@ _CAPTURE_PREFIX = re.compile(
 )
 _RECIPIENT = re.compile(r"项目经理|主管|经理|组长|领班")
 _VIDEO = re.compile(r"视频|录像")
-_TASK_KINDS = {"回访": "回访", "巡检": "巡检", "巡查": "巡检", "维修": "维修", "整改": "整改"}
-"""Kinds of work a listing can be narrowed to (我的回访任务), each with the word task titles use. 工单,
-任务 and 待办 name work in general, not one kind."""
+_TASK_KINDS = {"回访": "回访", "巡检": "巡检", "巡查": "巡检", "维修": "维修", "整改": "整改", "训练": "训练"}
+"""Kinds of work a listing can be narrowed to (我的回访任务), each with the word task titles or kinds use
+(an assigned training is listed as a task of kind 训练). 工单, 任务 and 待办 name work in general."""
 _TASK_KIND = re.compile("|".join(_TASK_KINDS))
 _OVERDUE = re.compile(r"逾期|超期|过期|延期|拖了")
 _DONE = re.compile(

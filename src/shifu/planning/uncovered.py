@@ -19,6 +19,7 @@ import re
 from shifu.contracts.common import ToolCode
 
 TEAM_TASKS = "团队待办"
+TEAM_TRAINING_TASKS = "团队训练任务"
 
 UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("工资薪酬", re.compile(r"工资|薪资|薪水|工资条|奖金")),
@@ -50,6 +51,13 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        TEAM_TRAINING_TASKS,
+        re.compile(
+            r"(?:团队|组里|我们组|班组|组员|手下|下属|大家|谁)[^，,。？?]{0,6}(?:训练|培训)[^，,。？?]{0,4}"
+            r"(?:逾期|超期|过期|到期|没完成|未完成|没做完|完成了(?:吗|没|几)|完成情况)"
+        ),
+    ),
+    (
         TEAM_TASKS,
         re.compile(r"(?:团队|组里|我们组|班组|组员|手下|下属|大家)[^，,。？?]{0,6}(?:待办|任务|工单)"),
     ),
@@ -77,9 +85,13 @@ TOOL_TOPICS: dict[ToolCode, re.Pattern[str]] = {
 """What each live read is about: a question naming one of these is that tool's question."""
 
 
-_NOT_SERVING: dict[str, frozenset[ToolCode]] = {TEAM_TASKS: frozenset({ToolCode.MY_CURRENT_TASKS})}
+_NOT_SERVING: dict[str, frozenset[ToolCode]] = {
+    TEAM_TASKS: frozenset({ToolCode.MY_CURRENT_TASKS}),
+    TEAM_TRAINING_TASKS: frozenset({ToolCode.MY_CURRENT_TASKS, ToolCode.TEAM_PRACTICE_SUMMARY}),
+}
 """Reads whose topic words match the unconnected data but which never serve it: the user's own to-dos
-are not the team's (我们组的待办完成了多少)."""
+are not the team's (我们组的待办完成了多少), and the team's practice scores say nothing of which assigned
+trainings are overdue (组里谁的训练逾期了)."""
 
 _LOOKUP = re.compile(r"帮我查|帮忙查|查一下|查查|查询|查看|看一下|看看")
 """帮我查一下3栋1201的欠费 asks to read data, not to record a note about it."""
