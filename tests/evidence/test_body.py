@@ -129,6 +129,8 @@ def test_durations(text: str, expected: list[tuple[str, str]]) -> None:
         (ClaimType.TIME_LIMIT, "报销须真实。", False),
         (ClaimType.TIME_LIMIT, "维保人员应在30分钟内到达现场实施救援。", True),
         (ClaimType.RULE, "好的", False),
+        (ClaimType.DEFINITION, "投诉分为两级：重大投诉，指5户以上业主联名投诉。", True),
+        (ClaimType.DEFINITION, "项目经理应指定专人负责投诉登记。", False),
         (
             ClaimType.RULE,
             "各项目按以下频次开展消防巡检：\n1. 日常巡查：每日2次。\n2. 夜间巡查：每日1次。",

@@ -82,6 +82,7 @@ def _sop() -> IngestDefaults:
         ("应在3个工作日内完成。", EvidenceNeed.DEADLINE),
         ("维保人员应在30分钟内到达现场。", EvidenceNeed.DEADLINE),
         ("本法所称用人单位，是指企业。", EvidenceNeed.DEFINITION),
+        ("重大投诉，指5户以上业主联名投诉。", EvidenceNeed.DEFINITION),
         ("联系电话400-000-0001。", EvidenceNeed.CONTACT),
         ("用人单位应当支付工资。", EvidenceNeed.OBLIGATION),
         ("应当承担赔偿责任。", EvidenceNeed.LIABILITY),

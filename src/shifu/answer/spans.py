@@ -14,6 +14,7 @@ from shifu.nlp.answer_kind import answer_kind, states_an_answer
 from shifu.nlp.attribute import asked_attributes, wordings
 from shifu.nlp.bounds import asked_bound, states_bound
 from shifu.nlp.condition_words import CONDITION_WORDS
+from shifu.nlp.definitions import defines
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
 from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, TIMES_OF_DAY, interchangeable
@@ -65,7 +66,6 @@ NEED_CUES: dict[EvidenceNeed, tuple[str, ...]] = {
     EvidenceNeed.APPROVAL: ("审批", "批准", "签字", "签批", "核准", "审核", "同意"),
     EvidenceNeed.ELIGIBILITY: CONDITION_WORDS,
     EvidenceNeed.PROHIBITION: ("不得", "禁止", "严禁", "不准", "不允许"),
-    EvidenceNeed.DEFINITION: ("是指", "称为", "所称", "定义", "系指"),
     EvidenceNeed.CONTACT: ("电话", "联系", "邮箱", "热线"),
     EvidenceNeed.OBLIGATION: ("应当", "必须", "须", "负责", "义务"),
     EvidenceNeed.LIABILITY: ("责任", "赔偿", "处罚", "罚款", "承担", "追究"),
@@ -139,6 +139,8 @@ def _relevant(need: EvidenceNeed, sentence: str, question: str = "") -> bool:
         )
     if need is EvidenceNeed.DEADLINE:
         return bool(_DURATION.search(sentence) or _QUANTITY.search(sentence) or _BY_AN_EVENT.search(sentence))
+    if need is EvidenceNeed.DEFINITION:
+        return defines(sentence)
     cues = NEED_CUES.get(need)
     return cues is None or any(cue in sentence for cue in cues)
 

@@ -16,6 +16,7 @@ from shifu.contracts.common import ClaimType
 from shifu.contracts.entities import AmountCaliber, ComparatorOp, DurationUnit
 from shifu.evidence.numerals import NUMBER_PATTERN, parse_number
 from shifu.nlp.condition_words import CONDITION_WORDS
+from shifu.nlp.definitions import defines
 from shifu.nlp.frequency import states_frequency
 from shifu.nlp.lists import MATERIALS_LEAD_IN
 from shifu.nlp.quantities import PAY_STATED
@@ -84,7 +85,6 @@ _CONDITION_CUES = (
     "的，",
 )
 _PROHIBITION_CUES = ("不得", "禁止", "严禁", "不准", "不允许", "不能", "杜绝")
-_DEFINITION_CUES = ("是指", "指的是", "称为", "所称", "定义", "系指")
 _CONTACT_CUES = ("电话", "联系", "邮箱", "热线", "联系人")
 _OBLIGATION_CUES = ("应当", "必须", "须", "负责", "义务", "应")
 _LIABILITY_CUES = ("责任", "赔偿", "处罚", "罚款", "承担", "追究", "处分", "违约金")
@@ -381,7 +381,7 @@ _CHECKS: dict[ClaimType, Callable[[str], bool]] = {
     ClaimType.CONDITION: lambda text: _has_any(text, _CONDITION_CUES),
     ClaimType.TIME_LIMIT: _supports_time_limit,
     ClaimType.PROHIBITION: lambda text: _has_any(text, _PROHIBITION_CUES),
-    ClaimType.DEFINITION: lambda text: _has_any(text, _DEFINITION_CUES),
+    ClaimType.DEFINITION: defines,
     ClaimType.CONTACT: lambda text: _has_any(text, _CONTACT_CUES) or bool(re.search(r"\d{7,}", text)),
     ClaimType.OBLIGATION: lambda text: _has_any(text, _OBLIGATION_CUES),
     ClaimType.LIABILITY: lambda text: _has_any(text, _LIABILITY_CUES),

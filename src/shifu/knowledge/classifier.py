@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from shifu.contracts.common import NEED_CLAIM_TYPE, ClaimType, EvidenceNeed
+from shifu.nlp.definitions import DEFINES
 from shifu.nlp.quantities import PAY_STATED
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 
@@ -43,7 +44,7 @@ _CUES: tuple[tuple[EvidenceNeed, re.Pattern[str]], ...] = (
             r"期限|[\d一二三四五六七八九十百]+\s*(?:个)?(?:日|天|小时|分钟|周|个月|工作日)内|之前|以前|届满|时效"
         ),
     ),
-    (EvidenceNeed.DEFINITION, re.compile(r"是指|所称|本法所称|本条例所称|称[^。]{0,10}的|定义")),
+    (EvidenceNeed.DEFINITION, re.compile(rf"{DEFINES.pattern}|称[^。]{{0,10}}的")),
     (EvidenceNeed.CONTACT, re.compile(r"电话|联系人|联系方式|热线|咨询|邮箱")),
     (EvidenceNeed.OBLIGATION, re.compile(r"应当|必须|有义务|负责")),
     (EvidenceNeed.LIABILITY, re.compile(r"赔偿|责任|罚款|处分|追究|违约金|处罚")),
