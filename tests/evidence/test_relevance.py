@@ -444,6 +444,7 @@ def test_something_happening_again_and_again_is_read_as_the_rules_多次(questio
         ("欠费", "多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通。"),
         ("催费", "物业费催缴中严禁以下行为："),
         ("亲戚", "向业主的亲友、同事透露欠费情况。"),
+        ("生病", "2. 病假：员工因病或非因工负伤需要治疗休息的假期。"),
     ],
 )
 def test_a_texts_word_for_the_questions_word_covers_it(term: str, text: str) -> None:

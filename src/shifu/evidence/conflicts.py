@@ -18,6 +18,7 @@ from shifu.contracts.entities import ComparatorOp
 from shifu.contracts.evidence import Conflict, DocumentEvidence
 from shifu.evidence.body import AmountRule, durations
 from shifu.nlp.injection import strip_instructions
+from shifu.nlp.sections import section_key, title_key
 
 VERSION = "VERSION"
 AMOUNT = "AMOUNT"
@@ -25,7 +26,6 @@ TIME_LIMIT = "TIME_LIMIT"
 
 _SPACE = re.compile(r"\s+")
 _SENTENCE = re.compile(r"[^。；;\n]+")
-_VERSION_MARK = re.compile(r"[（(][^）)]*版[）)]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ def document_families(docs: Sequence[DocumentEvidence]) -> list[list[DocumentEvi
         return node
 
     for doc in docs:
-        key, title = f"key:{doc.document_key}", f"title:{_normalized(doc.title)}"
+        key, title = f"key:{doc.document_key}", f"title:{title_key(doc.title)}"
         parent[find(key)] = find(title)
     families: dict[str, list[DocumentEvidence]] = defaultdict(list)
     for doc in docs:
@@ -185,11 +185,6 @@ def _time_limit_conflicts(
             )
         ]
     return []
-
-
-def section_key(locator: str) -> str:
-    """A locator without its version mark: 四、请假审批权限（2024版） and （2025版） are one section."""
-    return _normalized(_VERSION_MARK.sub("", locator))
 
 
 def sibling_versions(covering: Sequence[Covering], candidates: Sequence[DocumentEvidence]) -> list[Covering]:

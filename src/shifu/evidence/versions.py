@@ -13,8 +13,9 @@ from datetime import date
 
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.contracts.plan import SemanticQueryPlan
-from shifu.evidence.conflicts import Covering, document_families, section_key
+from shifu.evidence.conflicts import Covering, document_families
 from shifu.nlp.mentions import LATEST_VERSION, PREVIOUS_VERSION
+from shifu.nlp.sections import section_key
 
 RELATIVE_VERSIONS = frozenset({LATEST_VERSION, PREVIOUS_VERSION})
 """Versions named by their place among the others (新版, 旧版), not by a label."""

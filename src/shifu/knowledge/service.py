@@ -36,6 +36,7 @@ from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_param
 from shifu.knowledge.text import Bm25Encoder
 from shifu.nlp.lay_words import statute_words
 from shifu.nlp.scope_sections import is_scope_section
+from shifu.nlp.sections import section_key, title_key
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -148,6 +149,10 @@ class KnowledgeBase:
         staff ask in the former, laws are written in the latter. The domain's terms, `focus` (a
         follow-up's slot cues) and the titles of the documents whose scope lists a thing the query
         names (灯泡 → 零星采购管理办法: `MembershipIndex`) join the keyword leg only.
+
+        The same section of every other authorized version of a returned document comes along
+        with the hit's score: the evidence gate can only see two versions disagree when both are
+        in front of it, and ranking alone may keep one of them out of the `top_k`.
         """
         if not query.strip() or not access.space_ids or top_k <= 0:
             return []
@@ -173,6 +178,9 @@ class KnowledgeBase:
             for fragment, document in self._load([hit.fragment_id for hit in fused])
             if allows(document, access) and fragment.lifecycle == "PUBLISHED"
         ]
+        for sibling, document, score in self._other_versions(rows, scores, access):
+            scores[sibling.id] = score
+            rows.append((sibling, document))
         scopes = self._scopes({document.id for _, document in rows})
         results = [
             to_evidence(document, fragment, scores[fragment.id], scopes.get(document.id, ""))
@@ -180,6 +188,42 @@ class KnowledgeBase:
         ]
         results.sort(key=lambda e: (-e.score, e.fragment_id))
         return results
+
+    def _other_versions(
+        self,
+        rows: list[tuple[KbFragmentRow, KbDocumentRow]],
+        scores: dict[str, float],
+        access: SearchAccess,
+    ) -> list[tuple[KbFragmentRow, KbDocumentRow, float]]:
+        """The same section of other authorized versions (same title, another document) of each hit,
+        with the best score of the hits it stands beside; none already among the hits."""
+        wanted: dict[tuple[str, str], float] = {}
+        holders: dict[tuple[str, str], set[str]] = {}
+        for fragment, document in rows:
+            key = (title_key(document.title), section_key(fragment.locator))
+            wanted[key] = max(wanted.get(key, 0.0), scores[fragment.id])
+            holders.setdefault(key, set()).add(document.id)
+        if not wanted:
+            return []
+        titles = {document.title for _, document in rows}
+        with self._sessions() as session:
+            found = session.execute(
+                select(KbFragmentRow, KbDocumentRow)
+                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
+                .where(
+                    KbDocumentRow.tenant_id == access.tenant_id,
+                    KbDocumentRow.title.in_(titles),
+                    KbFragmentRow.lifecycle == "PUBLISHED",
+                )
+                .order_by(KbFragmentRow.document_id, KbFragmentRow.ordinal)
+            ).all()
+        siblings: list[tuple[KbFragmentRow, KbDocumentRow, float]] = []
+        for fragment, document in found:
+            key = (title_key(document.title), section_key(fragment.locator))
+            if key not in wanted or document.id in holders[key] or not allows(document, access):
+                continue
+            siblings.append((fragment, document, wanted[key]))
+        return siblings
 
     def _scopes(self, document_ids: set[str]) -> dict[str, str]:
         """The text of each document's scope, definition or kinds sections, by document id."""

@@ -132,6 +132,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"换班", "交接班", "班次"}),
     frozenset({"不交", "不缴", "拒交", "未缴费", "未缴纳", "未交纳", "不交纳", "拒绝支付", "不支付"}),
     frozenset({"催费", "催缴", "催收"}),
+    frozenset({"生病", "因病", "患病", "病假"}),
     frozenset({"欠费", "欠缴", "拖欠", "未缴费", "未缴纳", "未交纳", "逾期不交纳", "逾期不支付"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the
