@@ -9,6 +9,7 @@ no-longer-authorized fragment is never served from a stale reference.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
@@ -207,22 +208,31 @@ class KnowledgeBase:
             return []
         titles = {document.title for _, document in rows}
         with self._sessions() as session:
-            found = session.execute(
-                select(KbFragmentRow, KbDocumentRow)
-                .join(KbDocumentRow, KbDocumentRow.id == KbFragmentRow.document_id)
-                .where(
-                    KbDocumentRow.tenant_id == access.tenant_id,
-                    KbDocumentRow.title.in_(titles),
-                    KbFragmentRow.lifecycle == "PUBLISHED",
+            # Documents first (few, and a title usually has one version only), then their fragments.
+            documents = [
+                document
+                for document in session.scalars(
+                    select(KbDocumentRow).where(
+                        KbDocumentRow.tenant_id == access.tenant_id, KbDocumentRow.title.in_(titles)
+                    )
                 )
+                if allows(document, access)
+            ]
+            versions = Counter(title_key(document.title) for document in documents)
+            others = {d.id: d for d in documents if versions[title_key(d.title)] > 1}
+            if not others:
+                return []
+            found = session.scalars(
+                select(KbFragmentRow)
+                .where(KbFragmentRow.document_id.in_(others), KbFragmentRow.lifecycle == "PUBLISHED")
                 .order_by(KbFragmentRow.document_id, KbFragmentRow.ordinal)
             ).all()
         siblings: list[tuple[KbFragmentRow, KbDocumentRow, float]] = []
-        for fragment, document in found:
+        for fragment in found:
+            document = others[fragment.document_id]
             key = (title_key(document.title), section_key(fragment.locator))
-            if key not in wanted or document.id in holders[key] or not allows(document, access):
-                continue
-            siblings.append((fragment, document, wanted[key]))
+            if key in wanted and document.id not in holders[key]:
+                siblings.append((fragment, document, wanted[key]))
         return siblings
 
     def _scopes(self, document_ids: set[str]) -> dict[str, str]:
