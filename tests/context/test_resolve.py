@@ -604,12 +604,13 @@ def test_a_subject_reply_completes_the_subjectless_question_it_was_asked_for(
     assert resolve(reply, state, entities=_entities(reply)).effective_question == expected
 
 
-def test_a_bare_version_choice_re_plans_the_previous_knowledge_question() -> None:
+@pytest.mark.parametrize("reply", ["按2025版的来", "按最新的", "旧的那个"])
+def test_a_bare_version_choice_re_plans_the_previous_knowledge_question(reply: str) -> None:
     previous = "年假要提前几天申请"
     state = state_with(previous=frame(previous, _entities(previous), Intent.KNOWLEDGE_QA))
-    res = resolve("按2025版的来", state, entities=_entities("按2025版的来"))
+    res = resolve(reply, state, entities=_entities(reply))
     assert res.context.relation is ContextRelation.FOLLOW_UP
-    assert res.effective_question == "按2025版的来，年假要提前几天申请"
+    assert res.effective_question == f"{reply}，年假要提前几天申请"
 
 
 def test_a_bare_topic_that_was_asked_back_lends_its_subject_to_the_next_question() -> None:

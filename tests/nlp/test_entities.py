@@ -152,6 +152,24 @@ def test_versions(text: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("按最新的", "LATEST"),
+        ("按最新的，请假3天要谁批", "LATEST"),
+        ("旧的那个", "PREVIOUS"),
+        ("用新的来", "LATEST"),
+    ],
+)
+def test_a_reply_choosing_a_version_by_its_age(text: str, value: str) -> None:
+    assert [v.value for v in _extract(text).versions] == [value]
+
+
+@pytest.mark.parametrize("text", ["新的员工要学什么", "最新的规定是什么", "我要新的，别的不要"])
+def test_new_or_old_things_are_no_version_choice(text: str) -> None:
+    assert _extract(text).versions == []
+
+
+@pytest.mark.parametrize(
     ("text", "building", "room"),
     [
         ("记一下，3栋1201要回访", "3", "1201"),

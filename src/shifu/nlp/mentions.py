@@ -57,8 +57,11 @@ LATEST_VERSION = "LATEST"
 PREVIOUS_VERSION = "PREVIOUS"
 """The version value of 旧版 / 老版: every version before the newest in force."""
 VERSION_MENTION = re.compile(
-    rf"((?:19|20)\d{{2}})\s*年?\s*版|[Vv]\s*(\d+(?:\.\d+)*)(?![a-zA-Z])|第\s*(\d+|{CN_NUMBER})\s*版|(新|旧|最新|老)版本?"
+    rf"((?:19|20)\d{{2}})\s*年?\s*版|[Vv]\s*(\d+(?:\.\d+)*)(?![a-zA-Z])|第\s*(\d+|{CN_NUMBER})\s*版|(新|旧|最新|老)版本?|"
+    r"(?:(?<=按)|(?<=用)|(?<=以)|^)(最新|新|旧|老)的(?:那?个|那版|那份)?(?:为准|来)?(?=\s*[，,。.！!]|\s*$)"
 )
+"""2024版, V2, 第二版, 新版, and a reply choosing a version by its age (按最新的, 旧的那个) when that is
+all its clause says."""
 _LOCATION = re.compile(
     rf"(\d+|{CN_NUMBER})\s*(?:栋|幢|号楼|座|号院)\s*(?:(\d+)\s*单元)?\s*(?:(\d{{3,4}})\s*(?:室|号|房)?)?"
 )
@@ -138,7 +141,8 @@ def find_versions(text: str, taken: list[Span]) -> Iterator[tuple[int, VersionRe
                 continue
             value = str(int(number))
         else:
-            value = LATEST_VERSION if m.group(4) in ("新", "最新") else PREVIOUS_VERSION
+            age = m.group(4) or m.group(5)
+            value = LATEST_VERSION if age in ("新", "最新") else PREVIOUS_VERSION
         if _claim(m, taken):
             yield m.start(), VersionRef(value=value, text=m.group(0))
 
