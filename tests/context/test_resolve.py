@@ -676,3 +676,31 @@ def test_another_member_named_after_a_team_read_is_read_the_same_way(intent: Int
     resolution = resolve("周九呢", state, entities=named)
     assert resolution.context.relation is ContextRelation.FOLLOW_UP
     assert resolution.effective_question == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "question", "expected"),
+    [
+        ("孙八这个月练得怎么样", "他需要复盘吗", "孙八需要复盘吗"),
+        ("周九上次复盘是什么时候", "她最近练了几次", "周九最近练了几次"),
+    ],
+)
+def test_he_or_she_stands_for_the_one_person_the_previous_question_named(
+    previous: str, question: str, expected: str
+) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.LIVE_TEAM_WORK))
+    assert resolve(question, state, entities=_entities(question)).effective_question == expected
+
+
+@pytest.mark.parametrize(
+    ("previous", "question"),
+    [
+        ("孙八和周九谁还没复盘", "他需要复盘吗"),  # two people: no guess
+        ("组里谁还没练习", "他需要复盘吗"),  # nobody named
+        ("孙八这个月练得怎么样", "他们需要复盘吗"),  # 他们 is not one person
+        ("孙八这个月练得怎么样", "能看其他同事的成绩吗"),
+    ],
+)
+def test_he_or_she_is_left_alone_without_exactly_one_person_before(previous: str, question: str) -> None:
+    state = state_with(previous=frame(previous, _entities(previous), Intent.LIVE_TEAM_WORK))
+    assert "孙八" not in resolve(question, state, entities=_entities(question)).effective_question

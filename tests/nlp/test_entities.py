@@ -252,6 +252,10 @@ def test_document_refs(text: str, surface: str) -> None:
         ("何时复盘", []),  # 何 is a surname, 何时 no one
         ("王五上个月的成绩", ["王五"]),
         ("上周练了几次", []),
+        ("孙八需要复盘吗", ["孙八"]),
+        ("周九要不要再练一次", ["周九"]),
+        ("周末需要加班吗", []),
+        ("金额需要审批吗", []),
     ],
 )
 def test_persons(text: str, names: list[str]) -> None:

@@ -384,6 +384,11 @@ def _resolve(question: str, state: ConversationState, *, entities: ExtractedEnti
         )
         return Resolution(context, substitute(frame, question, entities), state)
 
+    named = _named_pronoun(question, entities, frame)
+    if named is not None:
+        context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
+        return Resolution(context, named, state)
+
     continued = _continued_read(question, entities, frame)
     if continued is not None:
         context = ResolvedContext(relation=ContextRelation.NEW_TOPIC, **{**base, "goal": None})
@@ -438,6 +443,24 @@ def _continued_read(question: str, entities: ExtractedEntities, frame: QuestionF
     if not terms or any(term.text not in _READ_DETAILS for term in terms):
         return None
     return f"{frame.question.rstrip(cues.TRAILING_PUNCTUATION)}，{question}"
+
+
+_THIRD_PERSON = re.compile(r"(?<![其吉])[他她](?![们人])")
+"""他 / 她 standing for one person; 他们, 其他, 他人 and 吉他 are other words."""
+
+
+def _named_pronoun(question: str, entities: ExtractedEntities, frame: QuestionFrame | None) -> str | None:
+    """`question` with its 他/她 replaced by the one person the previous question named, or None.
+
+    孙八这个月练得怎么样 → 他需要复盘吗 asks whether 孙八 needs a review, not whether anyone does.
+    With no person, or several, before, nothing is guessed.
+    """
+    if frame is None or entities.persons or len(_THIRD_PERSON.findall(question)) != 1:
+        return None
+    people = {person.name for person in frame.entities.persons}
+    if len(people) != 1:
+        return None
+    return _THIRD_PERSON.sub(people.pop(), question, count=1)
 
 
 def _inherited_subject(question: str, frame: QuestionFrame | None) -> str | None:
