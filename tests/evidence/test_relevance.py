@@ -445,6 +445,7 @@ def test_something_happening_again_and_again_is_read_as_the_rules_多次(questio
         ("催费", "物业费催缴中严禁以下行为："),
         ("亲戚", "向业主的亲友、同事透露欠费情况。"),
         ("生病", "2. 病假：员工因病或非因工负伤需要治疗休息的假期。"),
+        ("离职证明", "5. 与原单位解除或终止劳动合同的证明。"),
     ],
 )
 def test_a_texts_word_for_the_questions_word_covers_it(term: str, text: str) -> None:

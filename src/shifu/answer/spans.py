@@ -99,8 +99,9 @@ _BY_AN_EVENT = re.compile(r"最迟|最晚|截止|(?:当天|当日)(?:内)?(?:提
 
 
 _ASKS_TO_CARRY = re.compile(r"(?:带|携带|随身带|拿)(?:上|好|齐)?(?:些)?(?:什么|啥|哪些)")
-_CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备")
-"""消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later."""
+_CARRIED = ("携带", "带上", "带好", "随身", "领取", "配备", "需带", "须带", "带原件")
+"""消防巡检要带什么: what is taken along (领取对讲机、手电筒和巡检终端), not the forms filled in later;
+入职要带什么: 入职报到当天需带原件到人力资源部核验."""
 
 _PERIOD_WORDS = {
     "每天": ("每天", "每日"),

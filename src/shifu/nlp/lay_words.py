@@ -62,6 +62,7 @@ GENERIC_WORDS: frozenset[str] = _words(
     版本 版
     就是 其实 只是 不是 意思是 我是说 说的是 没图 无图
     随便 随意 任意 无缘无故
+    那天 这天 那一天 这一天
     顺便 顺带 另外问下 顺便问下 还想问
     """
 )
@@ -133,6 +134,7 @@ INTERCHANGEABLE: tuple[frozenset[str], ...] = (
     frozenset({"不交", "不缴", "拒交", "未缴费", "未缴纳", "未交纳", "不交纳", "拒绝支付", "不支付"}),
     frozenset({"催费", "催缴", "催收"}),
     frozenset({"生病", "因病", "患病", "病假"}),
+    frozenset({"离职证明", "解除或终止劳动合同的证明", "解除劳动合同的证明", "终止劳动合同的证明"}),
     frozenset({"欠费", "欠缴", "拖欠", "未缴费", "未缴纳", "未交纳", "逾期不交纳", "逾期不支付"}),
 )
 """Words texts use for one another: a fragment saying 举行 speaks of a question's 举办. Read by the

@@ -70,25 +70,31 @@ the time limit (逾期不交物业费 only describes the situation), 单笔上�
 then checked, 有哪些禁忌 for what is prohibited, 要几个人签字 / 要哪些人签字 for who signs (the sources
 name the signers, not a count), 什么是人员密集场所 / …是什么意思 for a definition (报销流程是什么 asks no
 meaning)."""
+_WITHOUT_A_DOCUMENT = re.compile(
+    r"(?:没|没有|无|开不了|拿不到)[\u4e00-\u9fff]{0,4}?(?:发票|票|证明|收据|凭证)"
+)
+"""没发票能报吗: doing without a paper a rule requires is answered by the materials it lists (合法有效的
+发票原件) and what it forbids (无发票采购，或以收据、白条代替发票报账), not by who may claim."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超过[\d一二两三四五六七八九十百]+\s*(?:分钟|个?小时)|"
     r"超了|用完了|过期了|逾期|忘了|忘记|漏了|错过|堵了|被堵|被占|没来|没到(?!期)|不交|不缴|拒交|拒缴|不肯交|迟到|来晚了|休假了|请假了|生病了|"
     r"(?:考|测|练)(?:了|出|到)?[\d一二三四五六七八九十]+\s*分|"
-    r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)|" + HANDED_IN_LATE.pattern
+    r"(?:怎么|如何|咋)退(?:还|回|款)?(?=[吗呢？?]|$)|"
+    + HANDED_IN_LATE.pattern
+    + "|"
+    + _WITHOUT_A_DOCUMENT.pattern
 )
 """测验不及格怎么办: what happens then is often a rule (不及格的可以重新学习后再测), not steps; the
 rule is asked for beside the steps, so the answer says which of the two the sources state. So is
 押金怎么退: a refund is mostly a rule (验收合格满30日后无息全额退还), and so is a wait gone on too long
 (困人超过45分钟怎么办: 超过45分钟未到场的，由项目经理决定拨打119), and so is a refusal to pay
-(业主欠费好几次都不交怎么办: 多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通). A breakdown
+(业主欠费好几次都不交怎么办: 多次提醒仍未缴费的，可建议业主与项目客服主管当面沟通), and so is a
+paper one lacks (没有离职证明怎么办: 应届毕业生提供学校出具的就业推荐表). A breakdown
 (电梯坏了) is not listed: it has a procedure, which answers it."""
 _ASKS_A_FEE = re.compile(r"(?:交|缴|付|收)(?:些)?(?:什么|啥|哪些|哪几)(?:项|种)?(?:费|钱)")
 """装修要交什么费 asks which fees are charged, whatever the classifier makes of 要交: no list of materials
 answers it."""
-_WITHOUT_A_DOCUMENT = re.compile(r"(?:没|没有|无|开不了|拿不到)(?:发票|票|证明|收据|凭证)")
-"""没发票能报吗: doing without a paper a rule requires is answered by the materials it lists (合法有效的
-发票原件) and what it forbids (无发票采购，或以收据、白条代替发票报账), not by who may claim."""
 _ASSIGNED_TRAINING = re.compile(
     r"训练任务|(?:训练|培训)[^，,。？?]{0,4}(?:逾期|超期|过期|截止|到期|没完成|未完成|要完成|做完了?吗|完成了(?:吗|没))"
 )
