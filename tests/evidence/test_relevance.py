@@ -463,3 +463,10 @@ def test_a_texts_word_for_the_questions_word_covers_it(term: str, text: str) -> 
 )
 def test_a_range_of_hours_speaks_of_a_time_of_day(text: str, covered: bool) -> None:
     assert (term_coverage("晚上", text) == 1.0) is covered
+
+
+@pytest.mark.parametrize(
+    ("question", "used"), [("装修期间电梯能用吗", True), ("电梯能不能用", True), ("电梯坏了吗", False)]
+)
+def test_being_allowed_to_use_something_is_read_as_the_rules_使用(question: str, used: bool) -> None:
+    assert ("使用" in [term.text for term in question_terms(question).terms]) is used

@@ -183,6 +183,7 @@ def test_notes_and_questions_about_the_act_keep_their_intent(
         ("交班时接班人迟到了怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("员工休假了复盘怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("没有离职证明怎么办", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
+        ("装修违规怎么处理", [EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE]),
         ("电梯坏了怎么办", [EvidenceNeed.PROCESS_STEPS]),
     ],
 )
