@@ -170,6 +170,9 @@ def test_a_lead_in_to_a_list_of_the_counted_things_answers_by_listing() -> None:
     assert not lists_what_is_counted(later, "面试一共几个阶段")
     assert not lists_what_is_counted("办理费用报销须提交以下材料：", "面试一共几个阶段")
     assert not lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试在哪里举行")
+    # The list must be of the counted things: 困人 names no people a list of acts could count.
+    assert not lists_what_is_counted("电梯困人处置中严禁以下行为：", "消防控制室要几个人")
+    assert lists_what_is_counted("以下人员须持证上岗：", "要几个人持证")
     assert lists_what_is_counted("银城物业的招聘面试流程分为以下阶段：", "面试有几个环节")
 
 

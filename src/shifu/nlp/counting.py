@@ -100,9 +100,11 @@ def lists_what_is_counted(sentence: str, question: str) -> bool:
     """A lead-in to a list of the counted things answers a count question by listing them.
 
     "面试流程分为以下阶段：" then six numbered stages answers 面试有几个阶段: the list is
-    quoted, no count is made up.
+    quoted, no count is made up. The list must be of the counted things (以下阶段), not merely sit in a
+    sentence that mentions them: 电梯困人处置中严禁以下行为： lists no people for 几个人.
     """
     counted = counted_unit(question)
-    if counted is None or _LISTING.search(sentence) is None:
+    listing = _LISTING.search(sentence) if counted is not None else None
+    if counted is None or listing is None:
         return False
-    return any(word in sentence for word in _LISTED_ALIKE.get(counted, (counted[0],)))
+    return any(word in listing.group(0) for word in _LISTED_ALIKE.get(counted, (counted[0],)))
