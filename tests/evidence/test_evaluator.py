@@ -625,6 +625,9 @@ def test_a_permission_question_cites_what_is_forbidden_before_the_steps() -> Non
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c2"
     decision = _evaluate(plan("电梯困人扒门救援怎么处理", list(needs)), search_result(steps, forbidden))
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c1"
+    # 能…什么 asks what may be done, not whether: 么 of 什么 asks no permission.
+    decision = _evaluate(plan("电梯困人能做什么", list(needs)), search_result(steps, forbidden))
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids[0] == "c1"
 
 
 def test_a_question_about_what_to_do_cites_the_list_it_asks_for_before_what_is_forbidden() -> None:

@@ -98,8 +98,9 @@ _LIST_PART = re.compile(r"(?:(?!以及|和|及|并|或)[^。；;，,、\n])+")
 """A clause, or one part of a list (、 和 及 并 或): 提交入职资料和查询本人的面试进度 names two things, not
 materials for 面试."""
 _PERMISSION = re.compile(
-    r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}[吗么]|不能|不许|不准|不让|禁止"
+    r"可以|可不可以|能不能|能否|可否|允许|行不行|能.{0,10}(?:吗|(?<![什怎])么)|不能|不许|不准|不让|禁止"
 )
+"""A question whether something is allowed (能报吗, 可以…吗); 能买什么 asks what, not whether."""
 _ARTICLE = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+条")
 _ASKS_KINDS = re.compile(
     r"(?:哪几|哪些|什么|几)(?:种|类)|(?:哪些|什么|几种)(?:类型|种类|类别)|分(?:为)?几(?:种|类)|"
