@@ -487,6 +487,9 @@ def test_media_without_an_attachment_asks_for_it(deterministic: DeterministicPla
         ("装修管理规定的原文在哪里能下载", Intent.RESOURCE_DELIVERY, [ToolCode.KNOWLEDGE_RESOURCE]),
         ("消防巡检在哪里集合", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
         ("体检在哪做", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
+        # Whether there is a video only the resource delivery can say.
+        ("电梯困人有视频吗", Intent.RESOURCE_DELIVERY, [ToolCode.KNOWLEDGE_RESOURCE]),
+        ("投诉处理有没有教学视频", Intent.RESOURCE_DELIVERY, [ToolCode.KNOWLEDGE_RESOURCE]),
         # Who sees a candidate's materials is a rule; how far they got is the candidate's progress.
         ("我的资料会被谁看到", Intent.KNOWLEDGE_QA, [ToolCode.KNOWLEDGE_SEARCH]),
         ("我的资料审核到哪一步了", Intent.LIVE_MY_WORK, None),

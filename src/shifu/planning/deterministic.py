@@ -106,9 +106,11 @@ _CLAUSE = re.compile(r"[，,；;。]")
 one that sets the scene (签三年合同的) does not."""
 _WHERE_TO_READ = re.compile(
     r"(?:制度|规定|办法|指导书|手册|规程|规范|预案|指引|说明|SOP|检查表)(?:的)?(?:原文|全文|文件)?(?:在)?"
-    r"(?:哪里?|哪儿)(?:能|可以)?(?:看|找|查|下载)|(?:原文|全文)(?:在)?(?:哪里?|哪儿)"
+    r"(?:哪里?|哪儿)(?:能|可以)?(?:看|找|查|下载)|(?:原文|全文)(?:在)?(?:哪里?|哪儿)|"
+    r"有(?:没有)?[^，,。？?]{0,4}视频|视频(?:在)?(?:哪里?|哪儿)(?:能|可以)?(?:看|找|下载)"
 )
-"""消防巡检作业指导书在哪看 asks for the document itself, not for what it says."""
+"""消防巡检作业指导书在哪看 asks for the document itself, not for what it says, and 电梯困人有视频吗 for
+a video, which only the resource delivery can say there is or is not."""
 _DOCUMENT_INTENTS = frozenset({Intent.KNOWLEDGE_QA, Intent.RESOURCE_DELIVERY, Intent.MEDIA_UNDERSTANDING})
 """Intents that read documents or media: a question about 请假申请 there is about the rule, not a request."""
 _NO_EVIDENCE_INTENTS = frozenset({Intent.SOCIAL, Intent.CLARIFY, Intent.CAPABILITY_QUERY})
