@@ -615,7 +615,7 @@ def test_a_likelier_team_intent_gives_way_when_the_intents_reading_the_chosen_to
     assert [c.tool for c in plan.tool_calls] == [ToolCode.MY_PRACTICE_SUMMARY]
 
 
-@pytest.mark.parametrize("question", ["买东西没发票能报吗", "没有发票可以报销吗"])
+@pytest.mark.parametrize("question", ["买东西没发票能报吗", "没有发票可以报销吗", "电子发票可以报吗"])
 def test_doing_without_a_required_paper_asks_for_the_materials_and_prohibitions_not_eligibility(
     deterministic: DeterministicPlanner, question: str
 ) -> None:

@@ -75,6 +75,9 @@ _WITHOUT_A_DOCUMENT = re.compile(
 )
 """没发票能报吗: doing without a paper a rule requires is answered by the materials it lists (合法有效的
 发票原件) and what it forbids (无发票采购，或以收据、白条代替发票报账), not by who may claim."""
+_A_PAPER = re.compile(r"发票|收据|凭证|小票|白条|复印件")
+"""电子发票可以报吗 / 拿收据能报销吗: whether a paper will do is answered the same way (合法有效的发票原件或
+电子发票打印件; 以收据、白条代替发票报账 is forbidden)."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超过[\d一二两三四五六七八九十百]+\s*(?:分钟|个?小时)|"
@@ -372,7 +375,7 @@ class DeterministicPlanner:
         if (
             intent is Intent.KNOWLEDGE_QA
             and EvidenceNeed.ELIGIBILITY in needs
-            and _WITHOUT_A_DOCUMENT.search(question)
+            and (_WITHOUT_A_DOCUMENT.search(question) or _A_PAPER.search(question))
         ):
             paper = [EvidenceNeed.REQUIRED_MATERIALS, EvidenceNeed.PROHIBITION]
             needs = paper + [n for n in needs if n not in (*paper, EvidenceNeed.ELIGIBILITY)]
