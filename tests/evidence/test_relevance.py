@@ -470,3 +470,8 @@ def test_a_range_of_hours_speaks_of_a_time_of_day(text: str, covered: bool) -> N
 )
 def test_being_allowed_to_use_something_is_read_as_the_rules_使用(question: str, used: bool) -> None:
     assert ("使用" in [term.text for term in question_terms(question).terms]) is used
+
+
+@pytest.mark.parametrize("question", ["门岗几班倒", "门岗是几班制"])
+def test_how_many_shifts_is_read_as_the_rules_班制(question: str) -> None:
+    assert "班制" in question_terms(question).required

@@ -262,6 +262,8 @@ _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
 """员工考了50分怎么办: a score someone got is what the rules call 得分 (得分低于60分的，列入待复盘名单)."""
+_SHIFT_SYSTEM = re.compile(r"几班倒|倒几班|几班制")
+"""门岗几班倒: how many shifts a post runs is what the rules call 班制 (实行两班制)."""
 _MAY_USE = re.compile(r"(?:能|可以)(?:不能|不可以)?用(?=[吗呢么？?]|$)|能不能用|可不可以用")
 """装修期间电梯能用吗: being allowed to use something is what the rules state as 使用 (禁止使用其他电梯)."""
 _DEDUCTED = re.compile(r"扣(?:钱|工资|薪水|薪资|薪)")
@@ -308,6 +310,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _REPEATEDLY.sub("多次", question)
     question = _DEDUCTED.sub("工资", question)
     question = _MAY_USE.sub("使用", question)
+    question = _SHIFT_SYSTEM.sub("班制", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
     # 新版 / 2024版 choose a version and 第二项 points at a listed item: neither names a subject.
     question = ORDINAL_MENTION.sub(" ", VERSION_MENTION.sub(" ", question))
