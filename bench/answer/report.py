@@ -262,7 +262,9 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "word) moved one even-id positive case to correct and was replaced for an unrelated reason (it "
         "re-segmented 美加墨 in an answering test); in the session after it (2026-12-07, 22:05-01:05 UTC) no "
         "RGB question or passage was read and every product change, each checked by itself, left both "
-        "halves' figures unchanged (the gate-only run repeated after each one)):",
+        "halves' figures unchanged (the gate-only run repeated after each one), and so it was in the "
+        "session after that (2026-12-07/08, 23:50-02:50 UTC), which also made retrieval bring a hit's "
+        "other document versions; the gate-only run was repeated after that change too):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
