@@ -8,9 +8,9 @@ from shifu.evidence.relevance import members_in_scope, mentions_subject, relevan
 from shifu.nlp.quantity_asks import (
     DURATIONS,
     QuantityKind,
+    asked_qualifiers,
     asks_for_money,
     defers_the_quantity,
-    qualifiers_in,
     quantity_ask,
     states_asked_quantity,
     supports_quantity,
@@ -410,6 +410,12 @@ def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
         ("消防巡检多久一次", "每月至少检查一次", True),
         ("岗前培训多少个小时", "岗前学习总时长不少于8学时，每学时45分钟", True),
         ("岗前培训有几个学时", "岗前学习总时长不少于8学时", True),
+        # 多久内 asks a limit: 不超过3个月 states one, 入职满1个月后 is a condition.
+        ("体检报告多久内有效", "体检日期距入职报到日期不超过3个月", True),
+        ("体检报告多久内有效", "体检费用由候选人先行垫付，入职满1个月后凭体检发票报销", False),
+        ("复盘要在几天内完成", "主管应在3个工作日内完成复盘", True),
+        ("报销多久能到账", "审核通过后5个工作日内，出纳将报销款转入报销人的工资卡", True),
+        ("请假超过几天要经理批", "请假天数不超过3天的由组长审批", False),
     ],
 )
 def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
@@ -417,7 +423,7 @@ def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
 ) -> None:
     ask = quantity_ask(question)
     assert ask is not None
-    assert states_asked_quantity(ask, sentence, qualifiers_in(question)) is states
+    assert states_asked_quantity(ask, sentence, asked_qualifiers(question)) is states
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,13 @@ from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, TIMES_OF_DAY, interch
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN, item_lines
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
-from shifu.nlp.quantity_asks import DEFERS, QUANTITY_NEEDS, qualifiers_in, quantity_ask, states_asked_quantity
+from shifu.nlp.quantity_asks import (
+    DEFERS,
+    QUANTITY_NEEDS,
+    asked_qualifiers,
+    quantity_ask,
+    states_asked_quantity,
+)
 from shifu.nlp.quoted_items import asked_item, quotes_item
 from shifu.nlp.record_contents import RECORD_CONTENT_WORDS
 from shifu.nlp.terms import question_terms
@@ -273,7 +279,7 @@ def select_spans(need: EvidenceNeed, text: str, question: str = "") -> list[str]
     if asked is not None:
         # 年假有几天: 年休假5天 answers it, not 须提前5个工作日申请 (a lead time stated in days).
         # 每天有多少哺乳时间: the sentence stating 1小时 answers it even without a cue word.
-        qualifiers = qualifiers_in(question)
+        qualifiers = asked_qualifiers(question)
         stating = [s for s in spoken if states_asked_quantity(asked, s, qualifiers) or DEFERS.search(s)]
         # 陪产假有几天 in a list of leave types: the line naming 陪产假, not 婚假3天 beside it.
         marked = (

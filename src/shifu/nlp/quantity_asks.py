@@ -143,17 +143,29 @@ def stated_quantities(text: str) -> list[tuple[QuantityKind, str]]:
     return found
 
 
-QUALIFIERS = ("提前", "超过", "超出", "以上", "以内", "以下", "不足", "不满", "连续", "至少", "最多")
+QUALIFIERS = ("提前", "超过", "超出", "以上", "以内", "以下", "不足", "不满", "满", "连续", "至少", "最多")
 """Words that make a stated quantity a condition or a lead time, not the value asked: 一次连续休年休假
-超过3天的 is a condition, 须提前5个工作日申请 a lead time; 年休假5天 is the count itself."""
+超过3天的 and 入职满1个月后 are conditions, 须提前5个工作日申请 a lead time; 年休假5天 is the count itself."""
 _CLAUSE = re.compile(r"[，,、：:（）()]")
 _AFTER = 3
 """Characters after a quantity read for a trailing qualifier (3天以上)."""
 
 
+_NOT_OVER = re.compile(r"不(?:得)?(?:超过|超出)")
+"""不超过3个月 states a limit, the same as 3个月以内; only 超过3天的 is a condition."""
+_WITHIN_ASKED = re.compile(r"(?:多久|多长时间|几个?(?:工作日|天|日|周|月|年|小时)|多少天)(?:之|以)?内")
+"""体检报告多久内有效 asks for a limit, which a rule states as 不超过3个月 or 3个月以内."""
+
+
 def qualifiers_in(text: str) -> frozenset[str]:
     """The qualifier words `text` uses (a question asking 要提前几天 asks for the lead time)."""
-    return frozenset(word for word in QUALIFIERS if word in text)
+    plain = _NOT_OVER.sub("以内", text)
+    return frozenset(word for word in QUALIFIERS if word in plain)
+
+
+def asked_qualifiers(question: str) -> frozenset[str]:
+    """The qualifiers a question asks its quantity with: its own words, and 以内 for 多久内 / 几天内."""
+    return qualifiers_in(question) | ({"以内"} if _WITHIN_ASKED.search(question) else frozenset())
 
 
 def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]) -> bool:
@@ -177,7 +189,8 @@ def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]
                 if before.endswith("月"):
                     continue
                 used = qualifiers_in(before) | qualifiers_in(after)
-                if used <= asked and (used or not asked):
+                # 以内 asked (多久内) also takes a bare figure: 3个工作日内 states its 内 after the unit.
+                if used <= asked and (used or not asked - {"以内"}):
                     return True
     return False
 
