@@ -11,6 +11,7 @@ from shifu.nlp.quantity_asks import (
     asked_qualifiers,
     asks_for_money,
     defers_the_quantity,
+    lead_time_act,
     quantity_ask,
     states_asked_quantity,
     supports_quantity,
@@ -481,3 +482,15 @@ def test_being_allowed_to_use_something_is_read_as_the_rules_使用(question: st
 @pytest.mark.parametrize("question", ["门岗几班倒", "门岗是几班制"])
 def test_how_many_shifts_is_read_as_the_rules_班制(question: str) -> None:
     assert "班制" in question_terms(question).required
+
+
+@pytest.mark.parametrize(
+    ("question", "act"),
+    [
+        ("业主装修要提前多久申请", {"申请", "提交", "报备", "登记"}),
+        ("复盘要提前多久通知员工", {"通知", "告知"}),
+        ("年假有几天", None),
+    ],
+)
+def test_a_lead_time_is_asked_of_an_act(question: str, act: set[str] | None) -> None:
+    assert lead_time_act(question) == (frozenset(act) if act is not None else None)

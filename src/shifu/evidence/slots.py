@@ -50,6 +50,7 @@ from shifu.nlp.quantity_asks import (
     asked_qualifiers,
     defers_the_quantity,
     heading_names_quantity,
+    lead_time_act,
     quantity_ask,
     states_asked_quantity,
     supports_quantity,
@@ -152,6 +153,8 @@ class QuestionView:
     """The quoted item the question asks the content of (第三步是什么 → “立即通知…”是什么)."""
     upper_bound: bool = False
     """最多 / 最长 几天: only a figure stated as a limit (不超过3项) answers it."""
+    lead_act: frozenset[str] | None = None
+    """要提前多久申请: the act a lead time is asked of; only a sentence naming it answers."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -180,6 +183,7 @@ class QuestionView:
             action=action.group("verb") if (action := _ASKED_ACTION.search(subject)) else None,
             item=asked_item(subject),
             upper_bound=asked_bound(subject) is Bound.UPPER,
+            lead_act=lead_time_act(subject),
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -366,6 +370,9 @@ def _quantity_covers(view: QuestionView, need: EvidenceNeed, doc: DocumentEviden
 
     def limits(sentence: str) -> bool:
         # 病假最多能请几天 is not answered by 请病假1日的可先提交就诊记录: that day is no limit.
+        if view.lead_act is not None and not any(word in sentence for word in view.lead_act):
+            # 业主装修要提前多久申请 is not answered by 客服中心提前3日在单元大堂公告.
+            return False
         return about(sentence) and (not view.upper_bound or states_bound(sentence, Bound.UPPER))
 
     return supports_quantity(view.ask, body, limits) or defers_the_quantity(body, about)

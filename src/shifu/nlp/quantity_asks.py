@@ -163,6 +163,26 @@ def qualifiers_in(text: str) -> frozenset[str]:
     return frozenset(word for word in QUALIFIERS if word in plain)
 
 
+_LEAD_ACT = re.compile(
+    r"提前[^，,。？?]{0,3}?(?:多久|多长时间|几个?(?:工作日|天|日|周|月|小时)|多少天)的?"
+    r"(申请|提交|报备|告知|通知|预约|登记)"
+)
+
+
+_ACT_WORDINGS = (frozenset({"通知", "告知"}), frozenset({"申请", "提交", "报备", "登记"}))
+"""Acts a rule may word another way (提前1个工作日告知员工 answers 要提前多久通知)."""
+
+
+def lead_time_act(question: str) -> frozenset[str] | None:
+    """The words for what a lead time is asked of (申请 of 要提前多久申请): a figure given ahead of
+    something else (提前3日在单元大堂公告) is no answer. None when no lead time is asked."""
+    match = _LEAD_ACT.search(question)
+    if match is None:
+        return None
+    act = match.group(1)
+    return next((group for group in _ACT_WORDINGS if act in group), frozenset({act}))
+
+
 def asked_qualifiers(question: str) -> frozenset[str]:
     """The qualifiers a question asks its quantity with: its own words, and 以内 for 多久内 / 几天内."""
     return qualifiers_in(question) | ({"以内"} if _WITHIN_ASKED.search(question) else frozenset())
