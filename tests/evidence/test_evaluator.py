@@ -972,3 +972,28 @@ def test_a_length_asked_is_answered_by_the_section_written_for_that_length() -> 
     )
     assert decision.status is DecisionStatus.ANSWERED
     assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids == ("c1",)
+
+
+def test_a_length_the_question_states_keeps_the_rule_stating_it_and_drops_the_others() -> None:
+    policy = {"title": "费用报销管理制度", "document_key": "baoxiao", "needs": (EvidenceNeed.GENERAL_RULE,)}
+    limit = doc(
+        "c1",
+        "报销人应在费用发生后30日内提交报销申请。超过90日的费用不予报销。",
+        locator="六、费用报销的提交时限",
+        score=0.5,
+        **policy,
+    )
+    forbidden = doc(
+        "c2", "报销中严禁重复报销同一笔费用。", locator="七、费用报销中禁止哪些行为", score=0.9, **policy
+    )
+    monthly = doc(
+        "c3",
+        "员工个人每月累计报销金额不超过3000元。",
+        locator="三、个人每月累计报销额度",
+        score=0.8,
+        **policy,
+    )
+    decision = _evaluate(
+        plan("报销超过90天还能报吗", [EvidenceNeed.GENERAL_RULE]), search_result(forbidden, monthly, limit)
+    )
+    assert _slot(decision, EvidenceNeed.GENERAL_RULE).citation_ids == ("c1",)

@@ -551,6 +551,11 @@ def judge_document_slot(
         ask = view.ask
         headed = [item for item in outcome.covering if heading_names_quantity(item.doc.locator, ask)]
         outcome.covering = headed or outcome.covering
+    if need is EvidenceNeed.GENERAL_RULE and view.durations:
+        # 报销超过90天还能报吗: the rule stating that length (超过90日的费用不予报销) answers, not every
+        # other rule of the policy beside it.
+        stating = [item for item in outcome.covering if view.states_duration(item.doc)]
+        outcome.covering = stating or outcome.covering
     if need is EvidenceNeed.GENERAL_RULE and view.asks_kinds:
         # 请假有哪几种 is answered by the list of kinds, not by every rule about leave beside it.
         kinds = [
