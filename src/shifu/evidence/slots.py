@@ -10,7 +10,7 @@ cite the most relevant first.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -126,6 +126,10 @@ class SlotOutcome:
         """Remember `reason` when it is at least as close to covering as the current one."""
         if REASON_RANK.get(reason, 0) >= REASON_RANK.get(self.reason, 0):
             self.reason = reason
+
+    def prefer(self, keep: Callable[[Covering], bool]) -> None:
+        """Narrow the covering fragments to those `keep` picks, unless it picks none of them."""
+        self.covering = [item for item in self.covering if keep(item)] or self.covering
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,32 +542,25 @@ def judge_document_slot(
     if need is EvidenceNeed.PROCESS_STEPS:
         # One procedure, not two spliced: the section headed for the subject (主管复盘的操作步骤) wins
         # over another procedure that only mentions it (训练指派的操作步骤 … 复盘改进目标).
-        headed = [item for item in outcome.covering if view.about_subject(fragment_heading(item.doc))]
-        outcome.covering = headed or outcome.covering
-    if view.item is not None:
+        outcome.prefer(lambda entry: view.about_subject(fragment_heading(entry.doc)))
+    if (item := view.item) is not None:
         # “立即通知维保单位…”是什么: the fragment holding the item answers, not those sharing its words.
-        item = view.item
-        holding = [entry for entry in outcome.covering if quotes_item(item, entry.doc.text)]
-        outcome.covering = holding or outcome.covering
-    if view.ask is not None:
+        outcome.prefer(lambda entry: quotes_item(item, entry.doc.text))
+    if (ask := view.ask) is not None:
         # 岗前学习要多久: the section written for the length (三、岗前学习的时长和完成要求), not every
         # section of the same guide that states some other length (近3个月内的体检报告).
-        ask = view.ask
-        headed = [item for item in outcome.covering if heading_names_quantity(item.doc.locator, ask)]
-        outcome.covering = headed or outcome.covering
+        outcome.prefer(lambda entry: heading_names_quantity(entry.doc.locator, ask))
     if need is EvidenceNeed.GENERAL_RULE and view.durations:
         # 报销超过90天还能报吗: the rule stating that length (超过90日的费用不予报销) answers, not every
         # other rule of the policy beside it.
-        stating = [item for item in outcome.covering if view.states_duration(item.doc)]
-        outcome.covering = stating or outcome.covering
+        outcome.prefer(lambda entry: view.states_duration(entry.doc))
     if need is EvidenceNeed.GENERAL_RULE and view.asks_kinds:
         # 请假有哪几种 is answered by the list of kinds, not by every rule about leave beside it.
-        kinds = [
-            item
-            for item in outcome.covering
-            if _KINDS_HEADING.search(item.doc.locator) and view.about_subject(_lead(item.doc))
-        ]
-        outcome.covering = kinds or outcome.covering
+        outcome.prefer(
+            lambda entry: (
+                bool(_KINDS_HEADING.search(entry.doc.locator)) and view.about_subject(_lead(entry.doc))
+            )
+        )
     outcome.covering.sort(
         key=lambda item: (
             not view.names_locator(item.doc),
