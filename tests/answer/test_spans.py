@@ -384,6 +384,17 @@ def test_a_question_about_one_forbidden_act_quotes_that_item_with_its_lead_in(
     assert select_spans(EvidenceNeed.PROHIBITION, _FORBIDDEN, question) == [lead_in, item]
 
 
+def test_an_item_using_报账_for_报销_beside_the_asked_thing_is_that_thing_s_item() -> None:
+    text = (
+        "零星采购中以下行为严格禁止：\n"
+        "1. 将应纳入集中采购的物资拆分后以零星采购方式购买。\n"
+        "2. 无发票采购，或以收据、白条代替发票报账。\n"
+        "3. 虚报数量、价格，或物品未验收即报账。"
+    )
+    spans = select_spans(EvidenceNeed.PROHIBITION, text, "拿收据能报销吗")
+    assert spans == ["零星采购中以下行为严格禁止：", "2. 无发票采购，或以收据、白条代替发票报账。"]
+
+
 def test_an_item_naming_only_part_of_what_is_asked_does_not_narrow_the_list() -> None:
     text = (
         "训练指派中严禁以下行为：\n"

@@ -494,3 +494,24 @@ def test_how_many_shifts_is_read_as_the_rules_班制(question: str) -> None:
 )
 def test_a_lead_time_is_asked_of_an_act(question: str, act: set[str] | None) -> None:
     assert lead_time_act(question) == (frozenset(act) if act is not None else None)
+
+
+PROCUREMENT_HEADING = "零星采购管理办法\n六、零星采购中禁止哪些行为"
+PROCUREMENT_BODY = "零星采购中以下行为严格禁止：\n3. 无发票采购，或以收据、白条代替发票报账。"
+
+
+def test_报账_stands_for_报销_beside_a_more_specific_word_the_text_states() -> None:
+    haystack = f"{PROCUREMENT_HEADING}\n{PROCUREMENT_BODY}"
+    assert relevance(question_terms("拿收据能报销吗"), haystack, PROCUREMENT_HEADING).relevant
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "报销要什么材料",  # nothing more specific: the procurement rules' 报账 is not reimbursement
+        "零星采购能走报销吗",  # the more specific word is what the rules are about, named by their heading
+    ],
+)
+def test_报账_does_not_stand_for_报销_on_its_own(question: str) -> None:
+    haystack = f"{PROCUREMENT_HEADING}\n零星采购报账时，应按月一并提交以下材料。"
+    assert not relevance(question_terms(question), haystack, PROCUREMENT_HEADING).required_covered

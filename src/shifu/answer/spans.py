@@ -17,7 +17,13 @@ from shifu.nlp.condition_words import CONDITION_WORDS
 from shifu.nlp.definitions import defines
 from shifu.nlp.frequency import asks_frequency, states_frequency
 from shifu.nlp.injection import is_instruction_like, strip_instructions
-from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, TIMES_OF_DAY, interchangeable
+from shifu.nlp.lay_words import (
+    HOURS_RANGE,
+    LAY_SYNONYMS,
+    TIMES_OF_DAY,
+    interchangeable,
+    interchangeable_beside,
+)
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN, item_lines
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
@@ -208,7 +214,11 @@ def _asked_list_items(text: str, question: str, lead_ins: tuple[re.Pattern[str],
     # The term or a word texts use instead (亲戚 ~ 亲友); not a lay word's wider reading (到账 ~ 转账).
     # Every term counts, not only the required ones: 主管能给别的项目的人派训练吗 is not asked of
     # 未经主管确认…代为提交, which names 主管 but not 项目.
-    subject = [frozenset({term.text, *interchangeable(term.text)}) for term in question_terms(question).terms]
+    # 拿收据能报销吗 of 以收据、白条代替发票报账: the gate reads 报账 as 报销 beside 收据; so does an item.
+    subject = [
+        frozenset({term.text, *interchangeable(term.text), *interchangeable_beside(term.text)})
+        for term in question_terms(question).terms
+    ]
     asked: list[str] = []
     for line in item_lines(text):
         if is_instruction_like(line):

@@ -21,9 +21,16 @@ from functools import lru_cache
 from shifu.contracts.common import LAW_AUTHORITIES
 from shifu.contracts.evidence import DocumentEvidence
 from shifu.evidence.numerals import CN_NUMERAL_CHARS, parse_cn_integer
-from shifu.nlp.lay_words import HOURS_RANGE, LAY_SYNONYMS, ROLE_ACTS, TIMES_OF_DAY, interchangeable
+from shifu.nlp.lay_words import (
+    HOURS_RANGE,
+    LAY_SYNONYMS,
+    ROLE_ACTS,
+    TIMES_OF_DAY,
+    interchangeable,
+    interchangeable_beside,
+)
 from shifu.nlp.scope_sections import is_scope_section, scope_members, without_exclusions
-from shifu.nlp.terms import QuestionTerms, max_match, vocabulary
+from shifu.nlp.terms import QuestionTerms, Term, max_match, vocabulary
 
 MIN_SCORE = 0.55
 """Weighted share of the question's terms a relevant fragment must cover."""
@@ -203,15 +210,38 @@ def members_in_scope(terms: QuestionTerms, scope: str, heading: str) -> tuple[st
     return () if others else named
 
 
-def relevance(terms: QuestionTerms, haystack: str) -> Relevance:
-    """Score one fragment's text against the question's terms (no terms → nothing to miss)."""
+def relevance(terms: QuestionTerms, haystack: str, heading: str = "") -> Relevance:
+    """Score one fragment's text against the question's terms (no terms → nothing to miss).
+
+    `heading` is what names the fragment's subject (its title and headings, inside `haystack` too): a
+    question word it names is the subject, never a detail that a word standing for another beside it
+    (`interchangeable_beside`) is read with.
+    """
     if terms.empty:
         return Relevance(score=1.0, required_covered=True)
     total = sum(term.weight for term in terms.terms)
     coverage = {term.text: term_coverage(term.text, haystack) for term in terms.terms}
+    for term in terms.terms:
+        if coverage[term.text] < 1.0 and _covered_beside(term, terms, haystack, heading):
+            coverage[term.text] = 1.0
     score = sum(term.weight * coverage[term.text] for term in terms.terms) / total
     required = all(coverage[text] >= REQUIRED_COVERAGE for text in terms.required)
     return Relevance(score=round(score, 4), required_covered=required)
+
+
+def _covered_beside(term: Term, terms: QuestionTerms, haystack: str, heading: str) -> bool:
+    """True when the text uses a word standing for `term` beside a more specific question word it
+    states and its headings do not name (`interchangeable_beside`).
+
+    收据 … 报账 covers 拿收据能报销吗's 报销. 零星采购能走报销吗 is not asked of the procurement rules'
+    own 零星采购报账: 零星采购 is what they are about, not a detail beside 报账.
+    """
+    if not any(word in haystack for word in interchangeable_beside(term.text)):
+        return False
+    return any(
+        other.weight > term.weight and other.text in haystack and other.text not in heading
+        for other in terms.terms
+    )
 
 
 def rank(items: Sequence[tuple[str, Relevance]]) -> list[str]:

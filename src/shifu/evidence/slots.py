@@ -272,7 +272,7 @@ def fragment_relevance(view: QuestionView, docs: Sequence[DocumentEvidence]) -> 
         scope = joined[(doc.document_key, doc.version)]
         lent = members_in_scope(view.terms, scope, "\n".join((*doc.heading_path, doc.locator)))
         haystack = fragment_haystack(doc, bodies[doc.citation_id], view.terms)
-        fit = relevance(view.terms, "\n".join((haystack, *lent)))
+        fit = relevance(view.terms, "\n".join((haystack, *lent)), fragment_heading(doc))
         relevant[doc.citation_id] = replace(fit, lent=lent) if lent else fit
     return relevant
 

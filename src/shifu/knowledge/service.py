@@ -34,10 +34,11 @@ from shifu.knowledge.query_adapter import QueryAdapter, load_query_adapter
 from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, read_entries
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
 from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
-from shifu.knowledge.text import Bm25Encoder
-from shifu.nlp.lay_words import statute_words
+from shifu.knowledge.text import Bm25Encoder, tokenize
+from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable, statute_words
 from shifu.nlp.scope_sections import is_scope_section
 from shifu.nlp.sections import section_key, title_key
+from shifu.nlp.terms import question_terms
 from shifu.store.engine import transaction
 from shifu.store.tables.knowledge import KbDocumentRow, KbFragmentRow, KbResourceRow
 
@@ -60,6 +61,11 @@ DOMAIN_TERMS: dict[str, str] = {
     "PERSONAL_INFO": "个人信息",
 }
 """Domain code → terms added to the lexical query (a hint, never a filter)."""
+
+
+def _words_for(term: str) -> frozenset[str]:
+    """A question word with the words a text may use for it (加班费 ~ 延长工作时间的工资报酬)."""
+    return frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
 
 
 def allows(document: KbDocumentRow, access: SearchAccess) -> bool:
@@ -113,6 +119,8 @@ def to_evidence(
 
 LEXICAL_FLOOR = 3
 """The first BM25 hits a search always returns, whatever the fusion's order (`with_lexical_floor`)."""
+TERM_FLOOR_CANDIDATES = 5
+"""BM25 hits looked at for a required question word that no returned fragment holds."""
 
 
 class KnowledgeBase:
@@ -179,6 +187,15 @@ class KnowledgeBase:
             for fragment, document in self._load([hit.fragment_id for hit in fused])
             if allows(document, access) and fragment.lifecycle == "PUBLISHED"
         ]
+        holders = self._holders_of_absent_terms(query, rows, access)
+        if holders:
+            # The holders take the last places, as the lexical floor's heads do.
+            rows.sort(key=lambda row: (-scores[row[0].id], row[0].id))
+            floor = scores[rows[-1][0].id] if rows else 0.0
+            rows = rows[: max(top_k - len(holders), 0)]
+            for fragment, document in holders:
+                scores[fragment.id] = floor
+                rows.append((fragment, document))
         for sibling, document, score in self._other_versions(rows, scores, access):
             scores[sibling.id] = score
             rows.append((sibling, document))
@@ -189,6 +206,50 @@ class KnowledgeBase:
         ]
         results.sort(key=lambda e: (-e.score, e.fragment_id))
         return results
+
+    def _holders_of_absent_terms(
+        self, query: str, rows: list[tuple[KbFragmentRow, KbDocumentRow]], access: SearchAccess
+    ) -> list[tuple[KbFragmentRow, KbDocumentRow]]:
+        """For each required word of `query` that none of `rows` holds, the best BM25 fragment holding it.
+
+        拿收据能报销吗: the reimbursement sections repeat 报销 and outrank the one rule naming 收据 (the
+        procurement rules forbid 以收据、白条代替发票报账) in both legs. A question's most specific words
+        are the ones the evidence gate requires, so a search that returns none of them returns nothing
+        the gate can use. A holder takes one of the last places, at the lowest score of the hits it
+        joins, and the gate judges it like any hit.
+        """
+        texts = [f"{doc.title} {' '.join(fragment.heading_path)} {fragment.text}" for fragment, doc in rows]
+        absent = [
+            term
+            for term in question_terms(query).required
+            if not any(word in text for word in _words_for(term) for text in texts)
+        ]
+        seen = {fragment.id for fragment, _ in rows}
+        found: list[tuple[KbFragmentRow, KbDocumentRow]] = []
+        for term in absent:
+            holder = self._best_holder(term, seen, access)
+            if holder is not None:
+                found.append(holder)
+                seen.add(holder[0].id)
+        return found
+
+    def _best_holder(
+        self, term: str, seen: set[str], access: SearchAccess
+    ) -> tuple[KbFragmentRow, KbDocumentRow] | None:
+        """The best BM25 fragment not in `seen` whose text holds `term`, among those `access` allows."""
+        tokens = tokenize(term)
+        if not tokens:
+            return None
+        hits = self.parts.index.search_sparse(
+            self.parts.encoder.query(tokens), access.to_filter(), TERM_FLOOR_CANDIDATES
+        )
+        order = {hit.fragment_id: rank for rank, hit in enumerate(hits) if hit.fragment_id not in seen}
+        holders = [
+            (fragment, document)
+            for fragment, document in self._load(order)
+            if term in fragment.text and fragment.lifecycle == "PUBLISHED" and allows(document, access)
+        ]
+        return min(holders, key=lambda row: order[row[0].id], default=None)
 
     def _other_versions(
         self,

@@ -156,6 +156,17 @@ def interchangeable(word: str) -> frozenset[str]:
     return next((group - {word} for group in INTERCHANGEABLE if word in group), frozenset())
 
 
+BESIDE_A_SUBJECT: tuple[frozenset[str], ...] = (frozenset({"报销", "报账"}),)
+"""Words a text may use for one another only where it also names the question's more specific word.
+拿收据能报销吗 is answered by 以收据、白条代替发票报账 (the receipt is what is asked), but 报销要什么材料 is
+not answered by the procurement rules' 零星采购报账需提交的材料."""
+
+
+def interchangeable_beside(word: str) -> frozenset[str]:
+    """The words a text may use instead of `word` beside a more specific question word it names."""
+    return next((group - {word} for group in BESIDE_A_SUBJECT if word in group), frozenset())
+
+
 LAY_SYNONYMS: dict[str, tuple[str, ...]] = {
     **ABBREVIATIONS,
     "开幕式": ("开闭幕式",),
