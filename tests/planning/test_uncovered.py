@@ -195,6 +195,17 @@ def test_a_mishap_asks_for_the_rule_beside_the_steps(
     assert set(plan.evidence_needs) <= {*needs, EvidenceNeed.DEADLINE}
 
 
+@pytest.mark.parametrize(
+    ("question", "rule"), [("装修垃圾怎么处理", True), ("装修垃圾怎么扔", True), ("投诉怎么处理", False)]
+)
+def test_getting_rid_of_something_asks_for_the_rule_beside_the_steps(
+    deterministic: DeterministicPlanner, question: str, rule: bool
+) -> None:
+    plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
+    assert EvidenceNeed.PROCESS_STEPS in plan.evidence_needs
+    assert (EvidenceNeed.GENERAL_RULE in plan.evidence_needs) is rule
+
+
 def test_a_refund_asks_for_the_rule_beside_the_steps(deterministic: DeterministicPlanner) -> None:
     plan = deterministic.build_plan("装修押金怎么退", ResolvedContext(), now=NOW, tz=TZ)
     assert {EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE} <= set(plan.evidence_needs)

@@ -78,6 +78,11 @@ _WITHOUT_A_DOCUMENT = re.compile(
 _A_PAPER = re.compile(r"发票|收据|凭证|小票|白条|复印件")
 """电子发票可以报吗 / 拿收据能报销吗: whether a paper will do is answered the same way (合法有效的发票原件或
 电子发票打印件; 以收据、白条代替发票报账 is forbidden)."""
+_DISPOSAL = re.compile(
+    r"(?:垃圾|废品|废料|废弃物|杂物|渣土)(?:要|应该|该|得)?(?:怎么|如何|咋|怎样)(?:处理|处置|清运|运走|扔|丢|倒)"
+)
+"""装修垃圾怎么处理: getting rid of something is mostly a rule (装修垃圾必须袋装，当天运至…临时堆放点), not
+steps; the rule is asked for beside the steps."""
 _MISHAP = re.compile(
     r"不及格|没及格|没通过|来不及|赶不上|丢了|丢失|遗失|超过(?:[\d一二两三四五六七八九十百]+个?[天日周月年])?了|"
     r"超过[\d一二两三四五六七八九十百]+\s*(?:分钟|个?小时)|"
@@ -391,7 +396,7 @@ class DeterministicPlanner:
             intent is Intent.KNOWLEDGE_QA
             and EvidenceNeed.PROCESS_STEPS in needs
             and EvidenceNeed.GENERAL_RULE not in needs
-            and _MISHAP.search(question)
+            and (_MISHAP.search(question) or _DISPOSAL.search(question))
         ):
             needs.append(EvidenceNeed.GENERAL_RULE)
         return needs
