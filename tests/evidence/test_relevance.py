@@ -8,6 +8,7 @@ from shifu.evidence.relevance import members_in_scope, mentions_subject, relevan
 from shifu.nlp.quantity_asks import (
     DURATIONS,
     QuantityKind,
+    asked_measure,
     asked_qualifiers,
     asks_for_money,
     defers_the_quantity,
@@ -417,6 +418,9 @@ def test_scope_members_are_read_when_the_items_lost_their_line_breaks() -> None:
         ("复盘要在几天内完成", "主管应在3个工作日内完成复盘", True),
         ("报销多久能到账", "审核通过后5个工作日内，出纳将报销款转入报销人的工资卡", True),
         ("请假超过几天要经理批", "请假天数不超过3天的由组长审批", False),
+        # A named measure is stated by its limit.
+        ("复盘时长多长", "提前1个工作日告知员工复盘时间，一般安排在非高峰时段，时长不超过30分钟", True),
+        ("复盘要多长时间", "提前1个工作日告知员工复盘时间，一般安排在非高峰时段，时长不超过30分钟", False),
     ],
 )
 def test_the_asked_quantity_is_the_value_not_a_condition_or_lead_time(
@@ -515,3 +519,16 @@ def test_报账_stands_for_报销_beside_a_more_specific_word_the_text_states() 
 def test_报账_does_not_stand_for_报销_on_its_own(question: str) -> None:
     haystack = f"{PROCUREMENT_HEADING}\n零星采购报账时，应按月一并提交以下材料。"
     assert not relevance(question_terms(question), haystack, PROCUREMENT_HEADING).required_covered
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("复盘时长多长", "时长"),
+        ("岗前学习要多少学时", "学时"),
+        ("复盘要多久", None),
+        ("消防巡检的频次是多少", "频次"),
+    ],
+)
+def test_the_measure_a_quantity_question_names(question: str, measure: str | None) -> None:
+    assert asked_measure(question) == measure

@@ -47,6 +47,7 @@ from shifu.nlp.quantity_asks import (
     QUANTITY_NEEDS,
     QuantityAsk,
     QuantityKind,
+    asked_measure,
     asked_qualifiers,
     defers_the_quantity,
     heading_names_quantity,
@@ -159,6 +160,8 @@ class QuestionView:
     """最多 / 最长 几天: only a figure stated as a limit (不超过3项) answers it."""
     lead_act: frozenset[str] | None = None
     """要提前多久申请: the act a lead time is asked of; only a sentence naming it answers."""
+    measure: str | None = None
+    """复盘时长多长: the measure a quantity question names; a fragment stating that word answers it."""
 
     @classmethod
     def of(cls, plan: SemanticQueryPlan) -> QuestionView:
@@ -188,6 +191,7 @@ class QuestionView:
             item=asked_item(subject),
             upper_bound=asked_bound(subject) is Bound.UPPER,
             lead_act=lead_time_act(subject),
+            measure=asked_measure(subject) if ask is not None else None,
         )
 
     def states_duration(self, doc: DocumentEvidence) -> bool:
@@ -546,6 +550,10 @@ def judge_document_slot(
     if (item := view.item) is not None:
         # “立即通知维保单位…”是什么: the fragment holding the item answers, not those sharing its words.
         outcome.prefer(lambda entry: quotes_item(item, entry.doc.text))
+    if (measure := view.measure) is not None:
+        # 复盘时长多长: the fragment stating the review's 时长 (in its steps), not its completion deadline;
+        # it comes before the heading's kind of quantity (三、主管复盘的完成时限 names a 时限).
+        outcome.prefer(lambda entry: measure in entry.doc.locator or measure in entry.doc.text)
     if (ask := view.ask) is not None:
         # 岗前学习要多久: the section written for the length (三、岗前学习的时长和完成要求), not every
         # section of the same guide that states some other length (近3个月内的体检报告).

@@ -183,9 +183,25 @@ def lead_time_act(question: str) -> frozenset[str] | None:
     return next((group for group in _ACT_WORDINGS if act in group), frozenset({act}))
 
 
+_MEASURE_NAMED = re.compile(r"时长|学时|天数|次数|频次|频率")
+"""Words naming the measure asked (复盘时长多长): a rule states it by the same word (时长不超过30分钟)."""
+
+
+def asked_measure(question: str) -> str | None:
+    """The measure a quantity question names (时长 of 复盘时长多长), or None.
+
+    复盘时长多长 asks how long the review itself lasts, which the steps state (时长不超过30分钟), not
+    how soon it must be done (3个工作日内完成复盘), though both are lengths of time.
+    """
+    match = _MEASURE_NAMED.search(question)
+    return match.group(0) if match else None
+
+
 def asked_qualifiers(question: str) -> frozenset[str]:
-    """The qualifiers a question asks its quantity with: its own words, and 以内 for 多久内 / 几天内."""
-    return qualifiers_in(question) | ({"以内"} if _WITHIN_ASKED.search(question) else frozenset())
+    """The qualifiers a question asks its quantity with: its own words, and 以内 for 多久内 / 几天内 and
+    for a named measure (复盘时长多长 is answered by 时长不超过30分钟: rules state a measure by its limit)."""
+    within = _WITHIN_ASKED.search(question) or _MEASURE_NAMED.search(question)
+    return qualifiers_in(question) | ({"以内"} if within else frozenset())
 
 
 def states_asked_quantity(ask: QuantityAsk, sentence: str, asked: frozenset[str]) -> bool:
