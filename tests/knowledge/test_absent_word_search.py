@@ -25,6 +25,7 @@ PROCUREMENT = (
     "## 二、禁止行为\n\n零星采购中以下行为严格禁止：\n\n1. 无发票采购，或以收据、白条代替发票报账。\n"
 )
 SUPERVISORS_ONLY = "## 一、备用金\n\n主管备用金可凭收据先行支取，次月补齐发票。\n"
+REVIEW = "## 二、复盘名单\n\n员工单次练习得分低于60分的，列入待复盘名单。\n"
 
 
 @pytest.fixture
@@ -37,8 +38,11 @@ def kb(tmp_path: Path) -> Iterator[tuple[KnowledgeBase, sessionmaker[Session]]]:
         write_doc(tmp_path / "docs", "caigou", PROCUREMENT, **policy("零星采购管理办法")),
     ]
     assert base.ingest_paths(staff, space_id="space-all-staff").ok
-    private = write_doc(tmp_path / "private", "beiyongjin", SUPERVISORS_ONLY, **policy("主管备用金办法"))
-    assert base.ingest_paths([private], space_id="space-supervisors").ok
+    private = [
+        write_doc(tmp_path / "private", "beiyongjin", SUPERVISORS_ONLY, **policy("主管备用金办法")),
+        write_doc(tmp_path / "private", "fupan", REVIEW, **policy("主管复盘管理办法")),
+    ]
+    assert base.ingest_paths(private, space_id="space-supervisors").ok
     yield base, factory
     base.close()
     engine.dispose()
@@ -72,3 +76,13 @@ def test_nothing_is_added_when_the_hits_already_hold_every_word(
     base, factory = kb
     found = base.search("报销审批", domain="REIMBURSEMENT", access=actor_access(factory, "employee"), top_k=3)
     assert all(evidence.title == "费用报销管理制度" for evidence in found)
+
+
+def test_a_word_texts_use_for_the_absent_one_is_not_looked_for(
+    kb: tuple[KnowledgeBase, sessionmaker[Session]],
+) -> None:
+    """公司的午休时间是几点: 午休 ~ 12:00 holds for the gate, but the working hours of a renovation rule
+    are no sign that the company states a lunch break."""
+    base, factory = kb
+    found = base.search("不及格能报销吗", domain=None, access=actor_access(factory, "supervisor"), top_k=3)
+    assert not any("低于60分" in evidence.text for evidence in found)

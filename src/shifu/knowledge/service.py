@@ -236,7 +236,11 @@ class KnowledgeBase:
     def _best_holder(
         self, term: str, seen: set[str], access: SearchAccess
     ) -> tuple[KbFragmentRow, KbDocumentRow] | None:
-        """The best BM25 fragment not in `seen` whose text holds `term`, among those `access` allows."""
+        """The best BM25 fragment not in `seen` whose text holds `term`, among those `access` allows.
+
+        Only the word itself: a word texts use for it is often wider (午休 ~ 12:00), and a fragment
+        holding only that is no sign the knowledge base speaks of what was asked.
+        """
         tokens = tokenize(term)
         if not tokens:
             return None
