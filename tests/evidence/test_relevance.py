@@ -532,3 +532,10 @@ def test_报账_does_not_stand_for_报销_on_its_own(question: str) -> None:
 )
 def test_the_measure_a_quantity_question_names(question: str, measure: str | None) -> None:
     assert asked_measure(question) == measure
+
+
+@pytest.mark.parametrize(
+    ("question", "footage"), [("业主要看监控可以吗", True), ("能调监控吗", True), ("监控中心在哪", False)]
+)
+def test_looking_at_the_cameras_is_read_as_their_footage(question: str, footage: bool) -> None:
+    assert ("录像" in question_terms(question).required) is footage

@@ -21,14 +21,16 @@ def _plan(question: str, intent: Intent = Intent.KNOWLEDGE_QA) -> SemanticQueryP
 
 
 @pytest.mark.parametrize(
-    "question", ["超过30天还能报吗", "要谁批", "多久能到账", "最多能休几天", "丢了怎么办"]
+    "question",
+    ["超过30天还能报吗", "要谁批", "多久能到账", "最多能休几天", "丢了怎么办", "要多久完成", "要多久处理"],
 )
 def test_a_knowledge_question_without_a_subject_lacks_one(question: str) -> None:
     assert lacks_subject(_plan(question), ResolvedContext())
 
 
 @pytest.mark.parametrize(
-    "question", ["报销超过30天还能报吗", "年假最多能休几天", "电梯困人怎么处理", "发票丢了怎么办"]
+    "question",
+    ["报销超过30天还能报吗", "年假最多能休几天", "电梯困人怎么处理", "发票丢了怎么办", "复盘要多久完成"],
 )
 def test_a_question_naming_its_subject_does_not(question: str) -> None:
     assert not lacks_subject(_plan(question), ResolvedContext())

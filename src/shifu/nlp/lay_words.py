@@ -280,7 +280,7 @@ The last rows name a situation ("发票丢了怎么办", "多久能到账"): a s
 never speaks of the situation does not answer it, so the situation word must be covered like any
 other term."""
 
-_STEPS_TAKEN = ("申请", "提前", "提交", "办理")
+_STEPS_TAKEN = ("申请", "提前", "提交", "办理", "完成", "处理", "办好", "办完", "做完", "弄好")
 _FORGOTTEN = ("忘了", "忘记")
 _ARRIVED = ("到场", "赶到", "到现场")
 _RETURNED = ("退还", "退回")
@@ -288,8 +288,8 @@ SITUATION_WORDS: frozenset[str] = frozenset(
     (*_LOST, *_BROKEN, *_DISPUTED, *_PAID_OUT, *_EXCEEDED, *_STEPS_TAKEN, *_FORGOTTEN, *_ARRIVED, *_RETURNED)
 )
 """Words that say what happened to something or what is done with it, not what it is: "多久能到账",
-"丢了怎么办", "要提前几天申请" or "多久到场" alone still names no subject (到账 of what?), so the conversation
-lends one or asks back."""
+"丢了怎么办", "要提前几天申请", "要多久完成" or "多久到场" alone still names no subject (到账 of what?),
+so the conversation lends one or asks back."""
 
 MISHAP_WORDS: frozenset[str] = frozenset((*_LOST, *_BROKEN, *_EXCEEDED, "逾期"))
 """What happened to a thing (额度用完了, 材料丢了): the word before one names the thing, even a word that

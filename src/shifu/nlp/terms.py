@@ -266,6 +266,9 @@ _SHIFT_SYSTEM = re.compile(r"几班倒|倒几班|几班制")
 """门岗几班倒: how many shifts a post runs is what the rules call 班制 (实行两班制)."""
 _MAY_USE = re.compile(r"(?:能|可以)(?:不能|不可以)?用(?=[吗呢么？?]|$)|能不能用|可不可以用")
 """装修期间电梯能用吗: being allowed to use something is what the rules state as 使用 (禁止使用其他电梯)."""
+_FOOTAGE = re.compile(r"(?:看|调|查|调取|查看|调阅|拷贝|拷)(?:一下|下)?监控(?!中心|室)")
+"""业主要看监控可以吗: the footage is what is asked (rules call it 监控录像); a statute's 安全指导和监控 is
+supervision, not a camera."""
 _DEDUCTED = re.compile(r"扣(?:钱|工资|薪水|薪资|薪)")
 """事假扣钱吗: pay kept back is what the rules state of 工资 (事假期间不发工资, 从报销人工资中扣回)."""
 _REPEATEDLY = re.compile(r"(?:好几|十几|几十)次|屡次|三番五次|一再")
@@ -309,6 +312,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _SCORED.sub("得分", question)
     question = _REPEATEDLY.sub("多次", question)
     question = _DEDUCTED.sub("工资", question)
+    question = _FOOTAGE.sub("查看监控录像", question)
     question = _MAY_USE.sub("使用", question)
     question = _SHIFT_SYSTEM.sub("班制", question)
     question = _FIRST_PERIOD.sub(lambda match: "首" + (match.group(1) or match.group(2)), question)
