@@ -209,3 +209,12 @@ def test_getting_rid_of_something_asks_for_the_rule_beside_the_steps(
 def test_a_refund_asks_for_the_rule_beside_the_steps(deterministic: DeterministicPlanner) -> None:
     plan = deterministic.build_plan("装修押金怎么退", ResolvedContext(), now=NOW, tz=TZ)
     assert {EvidenceNeed.PROCESS_STEPS, EvidenceNeed.GENERAL_RULE} <= set(plan.evidence_needs)
+
+
+@pytest.mark.parametrize("question", ["按2024版的,请假5天谁批", "以新版为准，请假5天谁批"])
+def test_a_version_chosen_does_not_change_what_is_asked(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
+    alone = deterministic.build_plan("请假5天谁批", ResolvedContext(), now=NOW, tz=TZ)
+    assert plan.evidence_needs == alone.evidence_needs == [EvidenceNeed.APPROVAL]

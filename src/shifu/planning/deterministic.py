@@ -23,6 +23,7 @@ from shifu.contracts.entities import ExtractedEntities
 from shifu.contracts.plan import ResponseStyle, SemanticQueryPlan
 from shifu.nlp.entities import extract_entities, normalize_text
 from shifu.nlp.injection import without_control_fields, without_instructions, without_markup
+from shifu.nlp.mentions import VERSION_MENTION
 from shifu.nlp.terms import HANDED_IN_LATE, question_terms
 from shifu.planning.classifier import DATA_FILE, Prediction, ToolSet, UtteranceClassifier, trained_classifier
 from shifu.planning.outcome import PlanningOutcome, ReasonCode
@@ -78,6 +79,8 @@ _WITHOUT_A_DOCUMENT = re.compile(
 _A_PAPER = re.compile(r"发票|收据|凭证|小票|白条|复印件")
 """电子发票可以报吗 / 拿收据能报销吗: whether a paper will do is answered the same way (合法有效的发票原件或
 电子发票打印件; 以收据、白条代替发票报账 is forbidden)."""
+_VERSION_CHOICE = re.compile(rf"(?:按照?|用|以|根据)?(?:{VERSION_MENTION.pattern})(?:的|为准|来)?(?:呢|吧)?")
+"""A version chosen (按2024版的, 以新版为准): which document to answer from, never what is asked of it."""
 _DISPOSAL = re.compile(
     r"(?:垃圾|废品|废料|废弃物|杂物|渣土)(?:要|应该|该|得)?(?:怎么|如何|咋|怎样)(?:处理|处置|清运|运走|扔|丢|倒)"
 )
@@ -265,7 +268,9 @@ class DeterministicPlanner:
         asked = without_instructions(without_control_fields(without_markup(question)))
         normalized = normalize_question(asked)
         entities = extract_entities(asked, now=now, tz=tz)
-        prediction = self._predict(normalize_text(asked), entities, resolved)
+        # 按2024版的，请假5天谁批: the version chosen says which document, not what is asked of it.
+        classified = normalize_text(_VERSION_CHOICE.sub("", asked)) or normalize_text(asked)
+        prediction = self._predict(classified, entities, resolved)
         intent, confidence = prediction.intents[0]
         follow_up = resolved.relation in _FOLLOW_UPS and bool(resolved.goal)
         if intent not in _DOCUMENT_INTENTS and uncovered_action(asked) is not None:
