@@ -74,9 +74,10 @@ _NAMES_A_RECORD = re.compile(r"待办|任务|工单|成果|练习|训练|复盘|
 """A question naming a kind of live record reads that record, not the one just listed."""
 _READ_DETAILS = frozenset(
     {"平均", "平均分", "分数", "得分", "最高分", "最低分", "最急", "没交", "没做", "没完成", "逾期", "截止"}
+    | {"最差", "最好", "最高", "最低"}
 )
-"""What a question may ask of the records just listed (平均多少分, 谁还没交, 哪个最急) without naming
-them again."""
+"""What a question may ask of the records just listed (平均多少分, 谁还没交, 哪个最急, 哪次最差) without
+naming them again."""
 
 
 def turn_frame(
