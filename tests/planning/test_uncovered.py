@@ -96,6 +96,7 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("把孙八加到复盘名单", "手动调整复盘名单"),
         ("把我的待办发给张三", "待办转发"),
         ("帮我给孙八写个复盘记录", "复盘记录填写"),
+        ("帮我把张三的练习成绩改成90分", "练习成绩修改"),
         ("谁还没来上班", "考勤"),
         ("哪些文档快过期了", "文档有效期台账"),
     ],
@@ -140,6 +141,11 @@ def test_a_question_about_connected_data_names_nothing_unconnected() -> None:
         ("孙八也列入待复盘名单吧", "手动调整复盘名单"),
         ("把这个工单转给周九", "待办转发"),
         ("复盘记录怎么写", None),  # asks how a record is written
+        ("帮我把张三的练习成绩改成90分", "练习成绩修改"),
+        ("把我上次的分数调高一点", "练习成绩修改"),
+        ("删掉孙八的练习记录", "练习成绩修改"),
+        ("练习成绩多少分及格", None),
+        ("成绩改进目标怎么定", None),
         ("把待复盘名单发给项目经理", None),  # the review-list draft sends it
         ("安排一下复盘名单", None),
         ("我手上还有几个工单没完成", None),  # asks what is open

@@ -155,6 +155,13 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "练习成绩修改",
+        re.compile(
+            r"(?:成绩|分数|得分)[^，,。？?]{0,3}(?:改成|改为|改到|调成|调为|调到|调高|调低|改一下|改高|改低)|"
+            r"(?:修改|更改|改一下|调整|删掉|删除)[^，,。？?]{0,6}(?:成绩|分数|得分|练习记录|训练记录)"
+        ),
+    ),
+    (
         "短信和电话通知",
         re.compile(
             r"发(?:个|条|一条|一个|一下)?(?:[^，,。？?]{0,4})(?:短信|通知|消息|微信)|打(?:个|一个|一下|一通)?电话|群发"
@@ -167,7 +174,8 @@ UNCOVERED_ACTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 pretend to), while sending the pending-review list (把待复盘名单发给经理) is a draft tool's job. The list
 itself is drawn up by rule from practice results (低于60分…自动列入): 把孙八加到复盘名单 changes it by
 hand, which no tool does (a training assignment titled 把加到复盘名单 was drafted instead). Nor does any
-tool file a review record (帮我给孙八写个复盘记录 drafted a training assignment for 孙八)."""
+tool file a review record (帮我给孙八写个复盘记录 drafted a training assignment for 孙八), nor change a
+practice score (把张三的练习成绩改成90分 drafted a work report of that title)."""
 
 _NOTE_WORDS = re.compile(r"记一下|记下|记住|备忘|提醒我|记个|写个记录|做个记录")
 """记一下明天给业主打电话 asks for a note about the act, which is a draft tool's job."""
