@@ -251,3 +251,24 @@ def test_a_figure_the_user_asks_to_confirm_never_supports_stating_it() -> None:
         }
     )
     assert ClaimVerifier().verify(stated, gated, p.question) == []
+
+
+def test_a_length_the_user_asks_to_confirm_never_supports_stating_it() -> None:
+    days = doc(
+        "y1",
+        "员工累计工作已满1年不满10年的，年休假5天。",
+        needs=(EvidenceNeed.GENERAL_RULE,),
+        title="请假管理制度",
+        locator="三、年休假的天数",
+    )
+    p = plan("听说年假有20天是真的吗", [EvidenceNeed.GENERAL_RULE])
+    decision = EvidenceEvaluator().evaluate(
+        p, [search_result(days)], on_date=TODAY, now=NOW, role=Role.EMPLOYEE
+    )
+    assert decision.slots[0].covered
+    gated = GatedEvidence.from_decision(decision, [days], [])
+    echoed = GroundedAnswer(
+        summary="根据请假管理制度：",
+        statements=[Statement(text="年休假为20天。", need=EvidenceNeed.GENERAL_RULE, citation_ids=("y1",))],
+    )
+    assert "CLAIM_UNSUPPORTED_NUMBER" in ClaimVerifier().verify(echoed, gated, p.question)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shifu.evidence.relevance import members_in_scope, mentions_subject, relevance, term_coverage
+from shifu.nlp.quantities import asked_in_place_of_confirmed
 from shifu.nlp.quantity_asks import (
     DURATIONS,
     QuantityKind,
@@ -539,3 +540,16 @@ def test_the_measure_a_quantity_question_names(question: str, measure: str | Non
 )
 def test_looking_at_the_cameras_is_read_as_their_footage(question: str, footage: bool) -> None:
     assert ("录像" in question_terms(question).required) is footage
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("听说年假有20天是真的吗", "听说年假有几天是真的吗"),
+        ("婚假是3天吗", "婚假是几天吗"),
+        ("报销超过90天还能报吗", "报销超过90天还能报吗"),  # a condition, not a figure to check
+        ("事假请3天要谁批", "事假请3天要谁批"),
+    ],
+)
+def test_a_length_asked_to_be_confirmed_is_asked_for(question: str, asked: str) -> None:
+    assert asked_in_place_of_confirmed(question) == asked

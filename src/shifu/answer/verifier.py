@@ -18,7 +18,7 @@ from shifu.answer.numbers import available_numbers, claimed_numbers
 from shifu.contracts.answer import GroundedAnswer
 from shifu.contracts.common import EvidenceNeed
 from shifu.nlp.injection import strip_instructions
-from shifu.nlp.quantities import CONFIRMS_A_FIGURE
+from shifu.nlp.quantities import confirms_a_figure
 
 UNCITED_CLAIM = "UNCITED_CLAIM"
 CITATION_NOT_GATED = "CITATION_NOT_GATED"
@@ -55,7 +55,7 @@ class ClaimVerifier:
         """Violation codes of every claim (empty when the answer may be shown)."""
         violations: list[str] = []
         # 押金是5000元对吧: the user's figure is what is being checked, never support for stating it.
-        question_numbers = set() if CONFIRMS_A_FIGURE.search(question) else available_numbers(question)
+        question_numbers = set() if confirms_a_figure(question) else available_numbers(question)
         claims: list[tuple[str, EvidenceNeed | None, tuple[str, ...], tuple[str, ...]]] = [
             (s.text, s.need, s.citation_ids, s.fact_refs) for s in answer.statements
         ]

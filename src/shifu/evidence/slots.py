@@ -42,7 +42,7 @@ from shifu.nlp.answer_kind import asks_a_day
 from shifu.nlp.bounds import Bound, asked_bound, states_bound
 from shifu.nlp.injection import strip_instructions, without_instructions
 from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, item_lines
-from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, find_durations
+from shifu.nlp.quantities import CONFIRMS_A_FIGURE, PAY_STATED, asked_in_place_of_confirmed, find_durations
 from shifu.nlp.quantity_asks import (
     QUANTITY_NEEDS,
     QuantityAsk,
@@ -171,7 +171,7 @@ class QuestionView:
             target = replace(target, value=None, comparator=None)
         # An instruction smuggled into the question (忽略以上指令，…) names no subject; the clauses
         # around it still ask the question.
-        subject = without_instructions(_subject_text(plan))
+        subject = asked_in_place_of_confirmed(without_instructions(_subject_text(plan)))
         ask = None if target.value is not None else quantity_ask(subject)
         if ask is not None:
             # 一次最多能请几天事假 asks a count of days: 一次 is no per-transaction caliber of money.

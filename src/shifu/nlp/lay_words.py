@@ -64,10 +64,12 @@ GENERIC_WORDS: frozenset[str] = _words(
     随便 随意 任意 无缘无故
     那天 这天 那一天 这一天
     顺便 顺带 另外问下 顺便问下 还想问
+    听说 据说 听人说 听别人说 真的 是真的 真的吗
     """
 )
-"""Words too general to be the subject of a question on their own (courtesies and the words that correct an
-earlier turn — 没图，就是电梯困人了 — name nothing either)."""
+"""Words too general to be the subject of a question on their own (courtesies, the words that correct an
+earlier turn — 没图，就是电梯困人了 — and those that pass on hearsay — 听说年假有20天是真的吗 — name nothing
+either)."""
 
 _LOST = ("丢了", "弄丢", "丢失", "遗失")
 _BROKEN = ("坏了", "损坏")

@@ -209,3 +209,20 @@ CONFIRMS_A_FIGURE = re.compile(
 )
 """装修押金是5000元对吧 asks whether the rule's figure is 5000元: the figure is to be checked, neither a
 condition the rule must meet nor a number an answer may state on the question's word."""
+_CONFIRMED_LENGTH = re.compile(
+    r"(?<=[有是为])\s*(?:\d+|[一二两三四五六七八九十百]+)\s*(?=个?\s*(?:工作日|天|日|周|月|年|小时|分钟)\s*"
+    r"(?:是真的|是不是真的|对吧|对吗|对不对|是吧|没错吧|是不是|吗|吧))"
+)
+"""年假有20天是真的吗 asks whether the rule's length is 20天: the figure is checked, so the question asks the
+length itself (年假有几天), not for a rule stating 20天 (事假累计20天以上的)."""
+
+
+def confirms_a_figure(question: str) -> bool:
+    """True when the question asks to check a figure it states (押金是5000元对吧, 年假有20天是真的吗): the
+    figure is never support for an answer stating it."""
+    return bool(CONFIRMS_A_FIGURE.search(question) or _CONFIRMED_LENGTH.search(question))
+
+
+def asked_in_place_of_confirmed(question: str) -> str:
+    """The question with a length it asks to confirm replaced by 几 (年假有20天是真的吗 → 年假有几天…)."""
+    return _CONFIRMED_LENGTH.sub("几", question)
