@@ -526,6 +526,9 @@ def test_cancel_with_a_deferral_is_a_cancel(question: str) -> None:
     ("previous", "question", "expected"),
     [
         ("报销需要提交哪些材料", "要谁批", "报销要谁批"),
+        ("零星采购要什么材料", "谁签字", "零星采购谁签字"),  # 签字 is what is done, not to what
+        ("报销要什么材料", "谁审批", "报销谁审批"),
+        ("复盘要做什么", "要多久完成", "复盘要多久完成"),
         ("报销需要提交哪些材料", "超过30天还能报吗", "报销超过30天还能报吗"),
         ("年假要提前几天申请", "最多能休几天", "年假最多能休几天"),
         ("报销需要提交哪些材料", "多久能到账", "报销多久能到账"),  # 到账 says what happens, not to what

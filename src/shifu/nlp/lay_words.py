@@ -283,7 +283,10 @@ The last rows name a situation ("发票丢了怎么办", "多久能到账"): a s
 never speaks of the situation does not answer it, so the situation word must be covered like any
 other term."""
 
-_STEPS_TAKEN = ("申请", "提前", "提交", "办理", "完成", "处理", "办好", "办完", "做完", "弄好")
+_STEPS_TAKEN = (
+    *("申请", "提前", "提交", "办理", "完成", "处理", "办好", "办完", "做完", "弄好"),
+    *("签字", "审批", "批准", "审核"),
+)
 _FORGOTTEN = ("忘了", "忘记")
 _ARRIVED = ("到场", "赶到", "到现场")
 _RETURNED = ("退还", "退回")
