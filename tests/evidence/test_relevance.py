@@ -553,3 +553,13 @@ def test_looking_at_the_cameras_is_read_as_their_footage(question: str, footage:
 )
 def test_a_length_asked_to_be_confirmed_is_asked_for(question: str, asked: str) -> None:
     assert asked_in_place_of_confirmed(question) == asked
+
+
+def test_matters_left_to_another_document_are_no_members_of_the_scope() -> None:
+    scope = (
+        "本补充规定适用于华府项目全部住宅的装修。装修押金3000元及其退还规则，仍按公司《装修管理规定》执行；"
+        "施工时间、电梯使用和垃圾清运按本补充规定执行。"
+    )
+    kept = without_exclusions(scope)
+    assert "退还" not in kept and "垃圾清运" in kept
+    assert "退还规则" not in scope_members(kept)

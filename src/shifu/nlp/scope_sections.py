@@ -36,7 +36,9 @@ def is_scope_section(locator: str) -> bool:
 
 
 _SENTENCES = re.compile(r"[^。；;\n]+[。；;\n]?")
-_EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围")
+_EXCLUSION = re.compile(r"不适用本|不属于|不包括在|不在本.{0,6}范围|仍(?:按照?|依照)[^，,。；;]{0,12}《")
+"""A sentence naming things only to leave them out: 采购不适用本制度, or 装修押金3000元及其退还规则，仍按公司
+《装修管理规定》执行 (a supplement leaving them to the company's rules says nothing of them itself)."""
 _LIST_SEPARATOR = re.compile(r"以及|例如|比如|包括|[、，,；;：:。\n和及或等]")
 _MEMBER_NAME = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
 
