@@ -557,6 +557,8 @@ def test_a_question_without_a_subject_of_its_own_takes_the_previous_subject(
         (Intent.LIVE_TEAM_WORK, "这个月团队成果交了多少", "谁还没交", "这个月团队成果交了多少，谁还没交"),
         (Intent.LIVE_MY_WORK, "本月待办", "哪个最急？", "本月待办，哪个最急？"),
         (Intent.LIVE_MY_WORK, "我这周的练习成绩怎么样", "哪次最差", "我这周的练习成绩怎么样，哪次最差"),
+        (Intent.LIVE_TEAM_WORK, "这周团队练得怎么样", "谁分最低", "这周团队练得怎么样，谁分最低"),
+        (Intent.LIVE_TEAM_WORK, "这周团队练得怎么样", "怎么办", "怎么办"),  # asks nothing of the scores
         (Intent.LIVE_TEAM_WORK, "这个月团队成果交了多少", "谁还没练习", "谁还没练习"),  # another record
         (Intent.LIVE_MY_WORK, "本月待办", "上周的平均分多少", "上周的平均分多少"),  # its own window
         (Intent.LIVE_MY_WORK, "本月待办", "电梯困人怎么办", "电梯困人怎么办"),  # a subject of its own

@@ -441,7 +441,10 @@ def _continued_read(question: str, entities: ExtractedEntities, frame: QuestionF
     if entities.dates or entities.persons or _NAMES_A_RECORD.search(question):
         return None
     terms = question_terms(question).terms
-    if not terms or any(term.text not in _READ_DETAILS for term in terms):
+    if terms and any(term.text not in _READ_DETAILS for term in terms):
+        return None
+    # 谁分最低: the segmenter leaves no term, but the words still ask about the scores listed.
+    if not terms and not any(detail in question for detail in _READ_DETAILS):
         return None
     return f"{frame.question.rstrip(cues.TRAILING_PUNCTUATION)}，{question}"
 
