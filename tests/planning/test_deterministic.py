@@ -624,7 +624,7 @@ def test_doing_without_a_required_paper_asks_for_the_materials_and_prohibitions_
     assert EvidenceNeed.ELIGIBILITY not in plan.evidence_needs
 
 
-@pytest.mark.parametrize("question", ["多久能办好", "一般几天能办下来"])
+@pytest.mark.parametrize("question", ["多久能弄好", "大概几天能办好"])  # not in the utterances
 def test_a_question_about_how_long_is_no_greeting(deterministic: DeterministicPlanner, question: str) -> None:
     """多久能办好 asks something (the runtime then asks which matter); 好 makes it no 你好."""
     assert deterministic.build_plan(question, NEW, now=NOW, tz=TZ).intent is Intent.KNOWLEDGE_QA
