@@ -529,6 +529,9 @@ def test_报账_does_not_stand_for_报销_on_its_own(question: str) -> None:
         ("岗前学习要多少学时", "学时"),
         ("复盘要多久", None),
         ("消防巡检的频次是多少", "频次"),
+        ("投诉记录保存多久", "保存"),
+        ("记录要保存多长时间", "保存"),
+        ("投诉多久要回复", None),
     ],
 )
 def test_the_measure_a_quantity_question_names(question: str, measure: str | None) -> None:
@@ -563,3 +566,8 @@ def test_matters_left_to_another_document_are_no_members_of_the_scope() -> None:
     kept = without_exclusions(scope)
     assert "退还" not in kept and "垃圾清运" in kept
     assert "退还规则" not in scope_members(kept)
+
+
+@pytest.mark.parametrize("question", ["困人超过多久要打119", "困人多久要打119"])
+def test_困人_alone_is_read_as_电梯困人(question: str) -> None:
+    assert question_terms(question).required == ("电梯困人",)

@@ -187,13 +187,20 @@ _MEASURE_NAMED = re.compile(r"时长|学时|天数|次数|频次|频率")
 """Words naming the measure asked (复盘时长多长): a rule states it by the same word (时长不超过30分钟)."""
 
 
+_KEPT_FOR = re.compile(
+    r"(保存|保留|留存|存档)(?=(?:期限|时间|年限)?(?:是|要|需要|得|为)?(?:多久|多长时间|几年|几个月|多少年|多少天))"
+)
+"""投诉记录保存多久: how long something is kept is stated with the keeping (投诉档案保存不少于3年)."""
+
+
 def asked_measure(question: str) -> str | None:
-    """The measure a quantity question names (时长 of 复盘时长多长), or None.
+    """The measure a quantity question names (时长 of 复盘时长多长, 保存 of 投诉记录保存多久), or None.
 
     复盘时长多长 asks how long the review itself lasts, which the steps state (时长不超过30分钟), not
-    how soon it must be done (3个工作日内完成复盘), though both are lengths of time.
+    how soon it must be done (3个工作日内完成复盘), though both are lengths of time; and 投诉记录保存多久
+    asks how long records are kept, not how soon a complaint is answered (三、业主投诉的响应时限).
     """
-    match = _MEASURE_NAMED.search(question)
+    match = _MEASURE_NAMED.search(question) or _KEPT_FOR.search(question)
     return match.group(0) if match else None
 
 

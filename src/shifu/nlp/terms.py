@@ -269,6 +269,9 @@ _MAY_USE = re.compile(r"(?:能|可以)(?:不能|不可以)?用(?=[吗呢么？?]
 _FOOTAGE = re.compile(r"(?:看|调|查|调取|查看|调阅|拷贝|拷)(?:一下|下)?监控(?!中心|室)")
 """业主要看监控可以吗: the footage is what is asked (rules call it 监控录像); a statute's 安全指导和监控 is
 supervision, not a camera."""
+_TRAPPED = re.compile(r"(?<![电梯])困人(?!员)")
+"""困人超过多久要打119: staff say 困人 for 电梯困人, which the segmenter knows; 困人 alone it splits into
+困 | 人, leaving the question no subject (a word added to its dictionary would shift every other split)."""
 _DEDUCTED = re.compile(r"扣(?:钱|工资|薪水|薪资|薪)")
 """事假扣钱吗: pay kept back is what the rules state of 工资 (事假期间不发工资, 从报销人工资中扣回)."""
 _REPEATEDLY = re.compile(r"(?:好几|十几|几十)次|屡次|三番五次|一再")
@@ -312,6 +315,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _SCORED.sub("得分", question)
     question = _REPEATEDLY.sub("多次", question)
     question = _DEDUCTED.sub("工资", question)
+    question = _TRAPPED.sub("电梯困人", question)
     question = _FOOTAGE.sub("查看监控录像", question)
     question = _MAY_USE.sub("使用", question)
     question = _SHIFT_SYSTEM.sub("班制", question)
