@@ -124,6 +124,15 @@ def test_a_rule_of_the_askers_project_never_answers_for_another_project(actor: A
     assert "费用报销管理制度" in company["answer"]
 
 
+def test_the_operator_previews_project_rules_but_reads_no_live_data(actor: Any) -> None:
+    """The preview sees every space with its project-scoped documents, as the knowledge base's own
+    access does; its role still has no live read of any project."""
+    rule = actor("operator").ask("华府项目的门岗几点交接班")
+    assert rule["status"] == "COMPLETED" and "8:00至20:00" in rule["answer"], rule["answer"]
+    tasks = actor("operator").ask("华府项目有哪些待办")
+    assert tasks["status"] == "FORBIDDEN" and called(tasks) == set()
+
+
 def test_a_supervisor_asking_about_one_member_reads_only_that_member(actor: Any) -> None:
     response = actor("supervisor").ask("张三这周练了几次")
     assert response["status"] == "COMPLETED", response["answer"]
