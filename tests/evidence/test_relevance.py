@@ -571,3 +571,8 @@ def test_matters_left_to_another_document_are_no_members_of_the_scope() -> None:
 @pytest.mark.parametrize("question", ["困人超过多久要打119", "困人多久要打119"])
 def test_困人_alone_is_read_as_电梯困人(question: str) -> None:
     assert question_terms(question).required == ("电梯困人",)
+
+
+@pytest.mark.parametrize("question", ["我被业主骂了怎么办", "被骂了要报告吗"])
+def test_being_insulted_is_the_subject(question: str) -> None:
+    assert question_terms(question).required == ("辱骂",)

@@ -258,6 +258,9 @@ _ASSAULTED = re.compile(
 )
 """我被业主打了: being hit at work is what the rules call 暴力 (受到暴力等意外伤害的，认定为工伤);
 who hit is no subject of a rule. 被打扰 and 被打卡 are not."""
+_INSULTED = re.compile(r"被(?:业主|住户|租户|客户|访客|别人|人)?(?:骂|辱骂|骂了)")
+"""我被业主骂了怎么办: being insulted is the subject (辱骂), not the owner; without it the one-character 骂
+is dropped and any rule about 业主 would answer."""
 _SCORED = re.compile(
     r"(?:考|测|练|打)(?:了|出|到)?(?=[\d一二三四五六七八九十]+\s*分)|(?:只有|才)(?=[\d一二三四五六七八九十]+\s*分)"
 )
@@ -312,6 +315,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _WITHOUT_APPROVAL.sub("未经批准", question)
     question = _ENTERING.sub(r"\1\2进场", question)
     question = _ASSAULTED.sub("受到暴力", question)
+    question = _INSULTED.sub("辱骂", question)
     question = _SCORED.sub("得分", question)
     question = _REPEATEDLY.sub("多次", question)
     question = _DEDUCTED.sub("工资", question)
