@@ -576,3 +576,11 @@ def test_困人_alone_is_read_as_电梯困人(question: str) -> None:
 @pytest.mark.parametrize("question", ["我被业主骂了怎么办", "被骂了要报告吗"])
 def test_being_insulted_is_the_subject(question: str) -> None:
     assert question_terms(question).required == ("辱骂",)
+
+
+@pytest.mark.parametrize(
+    ("question", "claimed"),
+    [("出租车票能报吗", True), ("白条能报吗", True), ("打车能报吗", True), ("超过30天还能报吗", False)],
+)
+def test_报_asked_of_a_cost_is_报销(question: str, claimed: bool) -> None:
+    assert ("报销" in question_terms(question).required) is claimed

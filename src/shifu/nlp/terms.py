@@ -258,6 +258,10 @@ _ASSAULTED = re.compile(
 )
 """我被业主打了: being hit at work is what the rules call 暴力 (受到暴力等意外伤害的，认定为工伤);
 who hit is no subject of a rule. 被打扰 and 被打卡 are not."""
+_CLAIMED_BACK = re.compile(r"(?<=[票费条钱据车饭])(能|可以|能不能|可不可以|给不给|给)报(?=[吗呢么？?了]|$)")
+"""出租车票能报吗: the one-character 报 asked of a cost (a ticket, a fee, a receipt) is 报销; left alone it
+is glued to its neighbour (票报) into a word no rule states. 超过30天还能报吗 names no cost: the
+conversation's subject says whether 报 is 报销 or a procurement's 报账."""
 _INSULTED = re.compile(r"被(?:业主|住户|租户|客户|访客|别人|人)?(?:骂|辱骂|骂了)")
 """我被业主骂了怎么办: being insulted is the subject (辱骂), not the owner; without it the one-character 骂
 is dropped and any rule about 业主 would answer."""
@@ -311,6 +315,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _ADDRESS.sub(" ", _AFTER_A_TITLE.sub(r"\1 ", question))
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     question = _REFUND_ASKED.sub(r"\1退还", question)
+    question = _CLAIMED_BACK.sub(r"\1报销", question)
     question = HANDED_IN_LATE.sub("逾期", question)
     question = _WITHOUT_APPROVAL.sub("未经批准", question)
     question = _ENTERING.sub(r"\1\2进场", question)
