@@ -584,3 +584,8 @@ def test_being_insulted_is_the_subject(question: str) -> None:
 )
 def test_报_asked_of_a_cost_is_报销(question: str, claimed: bool) -> None:
     assert ("报销" in question_terms(question).required) is claimed
+
+
+@pytest.mark.parametrize("question", ["新员工多久要复盘", "新来的同事要培训吗"])
+def test_a_new_hire_is_read_as_the_rules_入职(question: str) -> None:
+    assert "入职" in question_terms(question).required

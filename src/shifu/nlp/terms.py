@@ -258,6 +258,9 @@ _ASSAULTED = re.compile(
 )
 """我被业主打了: being hit at work is what the rules call 暴力 (受到暴力等意外伤害的，认定为工伤);
 who hit is no subject of a rule. 被打扰 and 被打卡 are not."""
+_NEW_HIRE = re.compile(r"新(?:来的)?(?:员工|同事|人)(?!员)")
+"""新员工多久要复盘: a new hire is what the rules say with 入职 (新员工入职满30日, 新员工入职首月); the
+segmenter splits 新员工 into 新 | 员工, and 员工 alone names no subject."""
 _CLAIMED_BACK = re.compile(r"(?<=[票费条钱据车饭])(能|可以|能不能|可不可以|给不给|给)报(?=[吗呢么？?了]|$)")
 """出租车票能报吗: the one-character 报 asked of a cost (a ticket, a fee, a receipt) is 报销; left alone it
 is glued to its neighbour (票报) into a word no rule states. 超过30天还能报吗 names no cost: the
@@ -316,6 +319,7 @@ def question_terms(question: str) -> QuestionTerms:
     question = _MONEY.sub(" ", _LEAVE_LENGTH.sub(r"\1\3 \2", question))
     question = _REFUND_ASKED.sub(r"\1退还", question)
     question = _CLAIMED_BACK.sub(r"\1报销", question)
+    question = _NEW_HIRE.sub("新入职员工", question)
     question = HANDED_IN_LATE.sub("逾期", question)
     question = _WITHOUT_APPROVAL.sub("未经批准", question)
     question = _ENTERING.sub(r"\1\2进场", question)
