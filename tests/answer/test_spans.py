@@ -395,6 +395,20 @@ def test_an_item_using_报账_for_报销_beside_the_asked_thing_is_that_thing_s_
     assert spans == ["零星采购中以下行为严格禁止：", "2. 无发票采购，或以收据、白条代替发票报账。"]
 
 
+def test_a_rule_question_about_one_step_quotes_that_step_with_its_lead_in() -> None:
+    text = (
+        "费用报销按以下步骤办理：\n"
+        "1. 报销人在费用发生后30日内，在员工App填写《费用报销审批单》。\n"
+        "2. 部门负责人核对费用真实性和必要性后签字。\n"
+        "3. 审核通过后5个工作日内，出纳将报销款转入报销人的工资卡，不支付现金。"
+    )
+    spans = select_spans(EvidenceNeed.GENERAL_RULE, text, "报销能报现金吗")
+    assert spans == [
+        "费用报销按以下步骤办理：",
+        "3. 审核通过后5个工作日内，出纳将报销款转入报销人的工资卡，不支付现金。",
+    ]
+
+
 def test_an_item_naming_only_part_of_what_is_asked_does_not_narrow_the_list() -> None:
     text = (
         "训练指派中严禁以下行为：\n"

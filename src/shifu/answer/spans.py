@@ -24,7 +24,14 @@ from shifu.nlp.lay_words import (
     interchangeable,
     interchangeable_beside,
 )
-from shifu.nlp.lists import ITEM_LINE, LEAD_IN_END, MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN, item_lines
+from shifu.nlp.lists import (
+    ITEM_LINE,
+    LEAD_IN_END,
+    MATERIALS_LEAD_IN,
+    PROHIBITED_LEAD_IN,
+    STEPS_LEAD_IN,
+    item_lines,
+)
 from shifu.nlp.numerals import NUMBER, parse_number
 from shifu.nlp.quantities import ASKS_PAY, PAY_STATED
 from shifu.nlp.quantity_asks import (
@@ -132,10 +139,11 @@ _IN_ADDITION = re.compile(r"另附|另需|另行提交|还需|还须|另外提�
 _ITEM_ANSWERED: dict[EvidenceNeed, tuple[re.Pattern[str], ...]] = {
     EvidenceNeed.REQUIRED_MATERIALS: (MATERIALS_LEAD_IN,),
     EvidenceNeed.PROHIBITION: (PROHIBITED_LEAD_IN,),
-    EvidenceNeed.GENERAL_RULE: (MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN),
+    EvidenceNeed.GENERAL_RULE: (MATERIALS_LEAD_IN, PROHIBITED_LEAD_IN, STEPS_LEAD_IN),
 }
 """Slots a single listed item answers, with the lead-ins of the lists it is read from: a material
-(要交几张照片 / 装修要交照片吗) or a forbidden act (催费能不能停水)."""
+(要交几张照片 / 装修要交照片吗), a forbidden act (催费能不能停水) or, for a rule question, the one step
+saying it (报销能报现金吗 → 5. …转入报销人的工资卡，不支付现金)."""
 _KIND_ANSWERED = frozenset({EvidenceNeed.GENERAL_RULE, EvidenceNeed.PROHIBITION})
 """Slots whose sentences are narrowed to those stating the kind of answer asked (谁 / 几点 / 在哪)."""
 

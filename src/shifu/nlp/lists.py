@@ -24,6 +24,8 @@ PROHIBITED_LEAD_IN = re.compile(
     r"(?:严禁|禁止|不得有)(?:以下|下列)|(?:以下|下列)(?:行为|情形)(?:严格|一律)?(?:禁止|严禁)"
 )
 """A lead-in introducing what is forbidden (物业费催缴中严禁以下行为：, 以下行为严格禁止：)."""
+STEPS_LEAD_IN = re.compile(r"按(?:照)?(?:以下|下列)(?:步骤|流程|程序)")
+"""A lead-in introducing the steps of a procedure (费用报销按以下步骤办理：)."""
 
 
 def item_lines(text: str) -> list[str]:
