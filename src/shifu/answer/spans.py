@@ -23,6 +23,7 @@ from shifu.nlp.lay_words import (
     TIMES_OF_DAY,
     interchangeable,
     interchangeable_beside,
+    words_for,
 )
 from shifu.nlp.lists import (
     ITEM_LINE,
@@ -180,14 +181,9 @@ def _question_pairs(question: str) -> set[str]:
     return pairs
 
 
-def _words_for(term: str) -> frozenset[str]:
-    """A term with the words a text may use for it (留到 ~ 结转)."""
-    return frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
-
-
 def _subject_words(question: str) -> list[frozenset[str]]:
     """Each required term of the question with the words a text may use for it."""
-    return [_words_for(term) for term in question_terms(question).required]
+    return [words_for(term) for term in question_terms(question).required]
 
 
 def _naming_subject(candidates: list[str], question: str) -> list[str]:

@@ -35,7 +35,7 @@ from shifu.knowledge.question_bank import QueryTexts, QuestionBank, embed_bank, 
 from shifu.knowledge.resources import ResourceFile, check_binding, expiry, new_resource_id, read_original
 from shifu.knowledge.retrieval import HybridParams, hybrid_search, shipped_params
 from shifu.knowledge.text import Bm25Encoder, tokenize
-from shifu.nlp.lay_words import LAY_SYNONYMS, interchangeable, statute_words
+from shifu.nlp.lay_words import statute_words, words_for
 from shifu.nlp.scope_sections import is_scope_section
 from shifu.nlp.sections import section_key, title_key
 from shifu.nlp.terms import question_terms
@@ -61,11 +61,6 @@ DOMAIN_TERMS: dict[str, str] = {
     "PERSONAL_INFO": "个人信息",
 }
 """Domain code → terms added to the lexical query (a hint, never a filter)."""
-
-
-def _words_for(term: str) -> frozenset[str]:
-    """A question word with the words a text may use for it (加班费 ~ 延长工作时间的工资报酬)."""
-    return frozenset({term, *LAY_SYNONYMS.get(term, ()), *interchangeable(term)})
 
 
 def allows(document: KbDocumentRow, access: SearchAccess) -> bool:
@@ -187,7 +182,9 @@ class KnowledgeBase:
             for fragment, document in self._load([hit.fragment_id for hit in fused])
             if allows(document, access) and fragment.lifecycle == "PUBLISHED"
         ]
-        holders = self._holders_of_absent_terms(query, rows, access)
+        # A short top-k asks for the fusion's best few (the top-passage baseline asks for one): a
+        # holder would replace most of them, as the lexical floor would.
+        holders = self._holders_of_absent_terms(query, rows, access) if top_k > 2 * LEXICAL_FLOOR else []
         if holders:
             # The holders take the last places, as the lexical floor's heads do.
             rows.sort(key=lambda row: (-scores[row[0].id], row[0].id))
@@ -222,7 +219,7 @@ class KnowledgeBase:
         absent = [
             term
             for term in question_terms(query).required
-            if not any(word in text for word in _words_for(term) for text in texts)
+            if not any(word in text for word in words_for(term) for text in texts)
         ]
         seen = {fragment.id for fragment, _ in rows}
         found: list[tuple[KbFragmentRow, KbDocumentRow]] = []

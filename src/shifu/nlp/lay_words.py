@@ -349,6 +349,12 @@ ending of a term is read this way, and the rest of the term must still be covere
 """
 
 
+def words_for(word: str) -> frozenset[str]:
+    """A question word with the words a text may use for it: its lay synonyms and interchangeable words
+    (加班费 ~ 工资报酬, 留到 ~ 结转)."""
+    return frozenset({word, *LAY_SYNONYMS.get(word, ()), *interchangeable(word)})
+
+
 def statute_words(text: str) -> tuple[str, ...]:
     """The document words the lay words of `text` stand for (加班费怎么算 → 工资报酬, 加班).
 
