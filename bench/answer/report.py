@@ -264,7 +264,14 @@ def render_markdown(payload: dict[str, Any]) -> str:
         "RGB question or passage was read and every product change, each checked by itself, left both "
         "halves' figures unchanged (the gate-only run repeated after each one), and so it was in the "
         "session after that (2026-12-07/08, 23:50-02:50 UTC), which also made retrieval bring a hit's "
-        "other document versions; the gate-only run was repeated after that change too):",
+        "other document versions; the gate-only run was repeated after that change too; in the session "
+        "after that (2026-12-08, 02:03-05:03 UTC) no RGB question or passage was read and the gate-only "
+        "run followed each product change, all of which left both halves unchanged but two that were "
+        "not RGB work: three planner utterances asking how long something takes (多久能办好), which "
+        "moved even-half accuracy from 84.1 % to 84.4 % through the planner's needs, and were kept; "
+        "and a search rule adding the holder of a question's absent word, which in its first form also "
+        "replaced the single hit of the top-passage baseline's one-hit search (baseline accuracy "
+        "90.1 % → 89.4 %) and was then limited to top-k searches longer than six):",
         "",
         "| half | agent rejection | agent accuracy | gate rejection | gate accuracy |",
         "|---|---|---|---|---|",
