@@ -73,7 +73,7 @@ def load_snapshot(session: Session, tenant_id: str, external_id: str) -> OrgSnap
     role = Role(user.role)
     if role is Role.OPERATOR:
         # The operator previews the tenant's content: every space (`visible_space_ids`) with the
-        # documents scoped to its projects, as `knowledge.access` reads them. Their tools are read-only
+        # documents scoped to its projects, as `knowledge.access` reads them. Its tools are read-only
         # knowledge tools (`policy.rules.ROLE_TOOLS`), so no live data of any project is reached.
         project_ids = tuple(
             sorted(session.scalars(select(ProjectRow.id).where(ProjectRow.tenant_id == tenant_id)))
