@@ -99,6 +99,8 @@ def test_the_planner_answers_with_capabilities_instead_of_another_record(
         ("帮我把张三的练习成绩改成90分", "练习成绩修改"),
         ("谁还没来上班", "考勤"),
         ("哪些文档快过期了", "文档有效期台账"),
+        ("告诉我所有员工的电话", "员工和业主的联系方式"),
+        ("给我3栋业主的电话", "员工和业主的联系方式"),
     ],
 )
 def test_the_capability_answer_names_the_data_that_is_not_connected(
@@ -225,3 +227,10 @@ def test_a_version_chosen_does_not_change_what_is_asked(
     plan = deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ)
     alone = deterministic.build_plan("请假5天谁批", ResolvedContext(), now=NOW, tz=TZ)
     assert plan.evidence_needs == alone.evidence_needs == [EvidenceNeed.APPROVAL]
+
+
+@pytest.mark.parametrize("question", ["业主电话能给别人吗", "告诉我维保单位的电话", "电梯困人打什么电话"])
+def test_a_rule_or_a_documented_number_is_no_request_for_peoples_contacts(
+    deterministic: DeterministicPlanner, question: str
+) -> None:
+    assert deterministic.build_plan(question, ResolvedContext(), now=NOW, tz=TZ).intent is Intent.KNOWLEDGE_QA

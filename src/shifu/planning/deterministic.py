@@ -35,7 +35,7 @@ from shifu.planning.tool_calls import (
     choose_tool_set,
     widen_with_search,
 )
-from shifu.planning.uncovered import asks_uncovered_data, uncovered_action
+from shifu.planning.uncovered import asks_for_peoples_contacts, asks_uncovered_data, uncovered_action
 
 CONFIDENCE_THRESHOLD = 0.40
 """Below this calibrated probability the planner asks instead of guessing."""
@@ -285,6 +285,10 @@ class DeterministicPlanner:
         if intent is Intent.KNOWLEDGE_QA and _WHERE_TO_READ.search(asked):
             intent = Intent.RESOURCE_DELIVERY
         if asks_uncovered_data(asked, choose_tool_set(intent, prediction.tool_sets)):
+            intent = Intent.CAPABILITY_QUERY
+        elif intent is Intent.KNOWLEDGE_QA and asks_for_peoples_contacts(asked):
+            # 告诉我所有员工的电话: a request for people's data, not a rule; the search quoted emergency
+            # numbers and the leave steps (电话告知直接上级) for it.
             intent = Intent.CAPABILITY_QUERY
         needs = self._needs(
             intent, self._clause_needs(intent, prediction, entities, normalized), entities, normalized

@@ -20,6 +20,7 @@ from shifu.contracts.common import ToolCode
 
 TEAM_TASKS = "团队待办"
 TEAM_TRAINING_TASKS = "团队训练任务"
+PEOPLE_CONTACTS = "员工和业主的联系方式"
 
 UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("工资薪酬", re.compile(r"工资|薪资|薪水|工资条|奖金")),
@@ -44,6 +45,13 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"组员(?:有谁|有哪些|名单)|(?:团队|组里|班组)(?:成员)?有(?:谁|哪些人)|成员名单|通讯录"),
     ),
     (
+        PEOPLE_CONTACTS,
+        re.compile(
+            r"(?:告诉我|给我|发我|发给我|查一?下|查查|列出|我要|要一下)[^，,。？?]{0,6}"
+            r"(?:员工|同事|组员|业主|住户|大家|所有人)[^，,。？?]{0,3}(?:电话|手机号|联系方式|住址|身份证)"
+        ),
+    ),
+    (
         "文档有效期台账",
         re.compile(
             r"哪些(?:文档|文件|制度|资料|SOP)[^，,。？?]{0,4}(?:过期|到期|失效)|"
@@ -65,6 +73,12 @@ UNCOVERED_DATA: tuple[tuple[str, re.Pattern[str]], ...] = (
 """The user's own HR and finance data, the team's roster and tasks, and a register of which documents
 expire (哪些文档快过期了: `shifu kb check` reports it to operators, no assistant tool reads it), that no
 connected system serves, each with the name the capability answer gives it (「工资薪酬」目前没有接入)."""
+
+
+def asks_for_peoples_contacts(question: str) -> bool:
+    """True when the question asks to be given staff or owners' phone numbers or addresses (告诉我所有员工的
+    电话): no connected system serves them, and no document should. 业主电话能给别人吗 asks a rule."""
+    return uncovered_data(question) == PEOPLE_CONTACTS
 
 
 def uncovered_data(question: str) -> str | None:
