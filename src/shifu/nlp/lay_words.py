@@ -156,9 +156,14 @@ HOURS_RANGE = re.compile(rf"{_CLOCK}\s*(?:至|到|-|—|~|～)\s*(?:次日|第�
 by the hours it leaves out, though it never says 晚上."""
 
 
+def _others_in_group(word: str, groups: tuple[frozenset[str], ...]) -> frozenset[str]:
+    """The other words of the first group holding `word` (empty when none does)."""
+    return next((group - {word} for group in groups if word in group), frozenset())
+
+
 def interchangeable(word: str) -> frozenset[str]:
     """The words a text may use instead of `word` (empty when it has none)."""
-    return next((group - {word} for group in INTERCHANGEABLE if word in group), frozenset())
+    return _others_in_group(word, INTERCHANGEABLE)
 
 
 BESIDE_A_SUBJECT: tuple[frozenset[str], ...] = (frozenset({"报销", "报账"}),)
@@ -169,7 +174,7 @@ not answered by the procurement rules' 零星采购报账需提交的材料."""
 
 def interchangeable_beside(word: str) -> frozenset[str]:
     """The words a text may use instead of `word` beside a more specific question word it names."""
-    return next((group - {word} for group in BESIDE_A_SUBJECT if word in group), frozenset())
+    return _others_in_group(word, BESIDE_A_SUBJECT)
 
 
 LAY_SYNONYMS: dict[str, tuple[str, ...]] = {

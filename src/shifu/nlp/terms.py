@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -309,8 +309,14 @@ def _not_a_term(piece: str) -> bool:
     return bool(_NUMERAL.match(piece) or _COUNT_ASK.match(piece))
 
 
+@lru_cache(maxsize=4096)
 def question_terms(question: str) -> QuestionTerms:
-    """Salient terms of `question`, weighted by IDF, with the most specific ones required."""
+    """Salient terms of `question`, weighted by IDF, with the most specific ones required.
+
+    Memoized with a bound: the search, the evidence gate and the span selection each read the same
+    question's terms (the result is immutable), and questions come from users, so the memo must not
+    grow forever.
+    """
     known = vocabulary()
     found: dict[str, float] = {}
     examples: set[str] = set()
